@@ -1,0 +1,3 @@
+module chuzero
+
+go 1.26.8

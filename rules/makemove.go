@@ -1,0 +1,121 @@
+package rules
+
+// Undo holds what Make changed, for Unmake.
+type Undo struct {
+	moved       Piece // the moving piece before promotion
+	captured    Piece // content of the destination before the move
+	midCaptured Piece // content of the first-leg square before the move
+	cs          Square
+	sup         [2]Square
+	hash        uint64
+	nroyal      [2]uint8
+	royalSq     [2]Square
+}
+
+// Captured returns the pieces the move took: on its destination and on its
+// first-leg square (Empty where it took nothing).
+func (u *Undo) Captured() (to, mid Piece) { return u.captured, u.midCaptured }
+
+// Make plays m, which must be a move generated for this position (or
+// parsed against it), and returns what Unmake needs to take it back. The
+// Zobrist key is updated incrementally.
+func (p *Position) Make(m Move) Undo {
+	u := Undo{cs: p.cs, sup: p.sup, hash: p.hash, nroyal: p.nroyal, royalSq: p.royalSq}
+	r := p.r
+	h := p.hash
+	side, opp := p.side, p.side.Other()
+	if p.cs != NoSquare {
+		h ^= zCS[p.cs]
+	}
+	newCS := NoSquare
+	var t *moveTable
+	if !m.IsPass() {
+		from, to, mid := m.From(), m.To(), m.Mid()
+		pc := p.board[from]
+		t = &r.table[pc.index()]
+		u.moved = pc
+		p.board[from] = Empty
+		h ^= zPiece[pc.index()][from]
+		lostRoyal := false
+		if mid != NoSquare {
+			if mc := p.board[mid]; mc != Empty {
+				u.midCaptured = mc
+				p.board[mid] = Empty
+				h ^= zPiece[mc.index()][mid]
+				mt := &r.table[mc.index()]
+				if mt.lion && !t.lion {
+					newCS = mid
+				}
+				if mt.royal {
+					p.nroyal[opp]--
+					lostRoyal = true
+				}
+			}
+		}
+		if cp := p.board[to]; cp != Empty {
+			u.captured = cp
+			h ^= zPiece[cp.index()][to]
+			ct := &r.table[cp.index()]
+			if ct.lion && !t.lion {
+				newCS = to // two Lions taken: the final destination is stored
+			}
+			if ct.royal {
+				p.nroyal[opp]--
+				lostRoyal = true
+			}
+		}
+		np := pc
+		if m.IsPromotion() {
+			np = t.promo
+			if r.table[np.index()].royal {
+				p.nroyal[side]++
+				if p.nroyal[side] == 1 {
+					p.royalSq[side] = to
+				}
+			}
+		}
+		p.board[to] = np
+		h ^= zPiece[np.index()][to]
+		if t.royal && p.royalSq[side] == from {
+			p.royalSq[side] = to
+		}
+		if lostRoyal && p.nroyal[opp] == 1 {
+			p.findRoyal(opp)
+		}
+	}
+	if r.v.Promotion == PromoteHodges {
+		if p.sup[side] != NoSquare {
+			h ^= zSup[side][p.sup[side]]
+			p.sup[side] = NoSquare
+		}
+		if t != nil && !m.IsPromotion() && t.promo != Empty && !m.IsDouble() &&
+			!r.zone[side][m.From()] && r.zone[side][m.To()] {
+			p.sup[side] = m.To()
+			h ^= zSup[side][m.To()]
+		}
+	}
+	p.cs = newCS
+	if newCS != NoSquare {
+		h ^= zCS[newCS]
+	}
+	p.side = opp
+	h ^= zSide
+	p.moveNumber++
+	p.hash = h
+	return u
+}
+
+// Unmake takes back m, which must be the last move made, with its Undo.
+func (p *Position) Unmake(m Move, u Undo) {
+	p.side = p.side.Other()
+	p.moveNumber--
+	if !m.IsPass() {
+		from, to, mid := m.From(), m.To(), m.Mid()
+		p.board[to] = u.captured
+		if mid != NoSquare {
+			p.board[mid] = u.midCaptured
+		}
+		p.board[from] = u.moved // after to: for igui from == to
+	}
+	p.cs, p.sup, p.hash, p.nroyal, p.royalSq = u.cs, u.sup, u.hash, u.nroyal, u.royalSq
+}
