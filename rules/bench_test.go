@@ -141,3 +141,32 @@ func TestGenerateZeroAllocs(t *testing.T) {
 		}
 	}
 }
+
+// perftNoBulk is Perft that plays every leaf move (make/unmake) instead of
+// counting the last ply in bulk, for an honest per-node figure.
+func perftNoBulk(p *Position, depth int) uint64 {
+	if depth == 0 {
+		return 1
+	}
+	var buf [MaxMoves]Move
+	var n uint64
+	for _, m := range p.GenerateMoves(buf[:0]) {
+		u := p.Make(m)
+		n += perftNoBulk(p, depth-1)
+		p.Unmake(m, u)
+	}
+	return n
+}
+
+func BenchmarkPerftNoBulk(b *testing.B) {
+	r := MustNew(DefaultConfig(Chu))
+	p := r.StartPosition()
+	if got := perftNoBulk(&p, 3); got != 48315 {
+		b.Fatalf("perftNoBulk(3) = %d", got)
+	}
+	var nodes uint64
+	for b.Loop() {
+		nodes += perftNoBulk(&p, 4)
+	}
+	b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
+}
