@@ -409,3 +409,20 @@ func (c *Config) UnmarshalBinary(b []byte) error {
 	*c = n
 	return nil
 }
+
+// Value returns the current value of the option called name, as written in
+// decisions.md ("On", "JCSA", or the number for MaxPlies).
+func (c Config) Value(name string) (string, error) {
+	if strings.EqualFold(name, "MaxPlies") {
+		return strconv.Itoa(c.MaxPlies), nil
+	}
+	o := findOption(name)
+	if o == nil {
+		return "", fmt.Errorf("rules: unknown option %q", name)
+	}
+	v := o.get(&c)
+	if int(v) >= len(o.values) {
+		return "", fmt.Errorf("rules: option %s has bad value %d", o.name, v)
+	}
+	return o.values[v], nil
+}

@@ -203,3 +203,6 @@ func (v *Variant) pieceByFEN(s string) *PieceDef {
 	}
 	return nil
 }
+
+// Valid reports whether v is a known variant.
+func (v VariantID) Valid() bool { return variantDef(v) != nil }
