@@ -1,0 +1,10 @@
+// Package checkpoints stores networks: named float32 tensors with their
+// shapes, and metadata (variant, rules, encode spec, architecture, training
+// step, parent, samples seen, creation time, optimizer), in a versioned
+// file with a SHA-256 trailer, written atomically. It uses the standard
+// library only; the model package converts its weights to and from it.
+//
+//	c := &checkpoints.Checkpoint{Meta: meta, Tensors: tensors}
+//	err := checkpoints.WriteFile("run/checkpoints/step-000100.ckpt", c)
+//	c, err = checkpoints.ReadFile("run/checkpoints/step-000100.ckpt")
+package checkpoints

@@ -1,0 +1,40 @@
+package encode
+
+import "chuzero/rules"
+
+// Request is one position to evaluate: the search fills it from a game,
+// an evaluator (the network's batcher, or a test evaluator) answers it.
+// It holds a copy of everything the input planes need, so the search may
+// move on to other positions while the request waits in a batch.
+type Request struct {
+	Pos         rules.Position
+	History     [MaxHistory]rules.Move // past moves, oldest first
+	NHistory    int
+	Repetitions int
+	Moves       []rules.Move // the legal moves to score (in)
+	Priors      []float32    // one probability per move, same order (out)
+	WDL         [3]float32   // win, draw, loss probabilities for the side to move (out)
+}
+
+// Set fills the request from a game's current position and the moves to
+// score (usually g.LegalMoves()). Priors is resized to match.
+func (r *Request) Set(g *rules.Game, moves []rules.Move) {
+	r.Pos = *g.Position()
+	n := g.Len()
+	k := min(n, MaxHistory)
+	for i := 0; i < k; i++ {
+		r.History[i] = g.MoveAt(n - k + i)
+	}
+	r.NHistory = k
+	r.Repetitions = g.RepetitionCount()
+	r.Moves = append(r.Moves[:0], moves...)
+	if cap(r.Priors) < len(moves) {
+		r.Priors = make([]float32, len(moves))
+	}
+	r.Priors = r.Priors[:len(moves)]
+}
+
+// State returns the request as the input planes see it.
+func (r *Request) State() State {
+	return State{Pos: &r.Pos, History: r.History[:r.NHistory], Repetitions: r.Repetitions}
+}

@@ -1,0 +1,260 @@
+package model
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"chuzero/encode"
+)
+
+// BatcherConfig configures a Batcher.
+type BatcherConfig struct {
+	MaxBatch int           // positions per network call
+	MaxWait  time.Duration // how long a partial batch waits for more requests
+	Workers  int           // goroutines running the network, each with its own buffers
+}
+
+// DefaultBatcherConfig returns batches of up to 64 positions, 2 ms of
+// waiting, one worker (the network itself uses every core).
+func DefaultBatcherConfig() BatcherConfig {
+	return BatcherConfig{MaxBatch: 64, MaxWait: 2 * time.Millisecond, Workers: 1}
+}
+
+// Validate reports a problem with c.
+func (c BatcherConfig) Validate() error {
+	if c.MaxBatch < 1 || c.Workers < 1 || c.MaxWait < 0 {
+		return fmt.Errorf("model: bad batcher config %+v", c)
+	}
+	return nil
+}
+
+// Batcher evaluates positions for the search: requests from many
+// goroutines are encoded by their callers, grouped into batches of up to
+// MaxBatch (or what arrives within MaxWait) and run through the network by
+// Workers goroutines. It satisfies the search's Evaluator interface
+// (Evaluate) without importing it. The network can be swapped at any time
+// (SetNet); requests already in a batch finish on the old one.
+type Batcher struct {
+	cfg     BatcherConfig
+	spec    *encode.Spec
+	net     atomic.Pointer[Net]
+	in      chan *job
+	stopped chan struct{} // closed when Run returns
+	pool    sync.Pool     // *job
+
+	batches   atomic.Int64
+	positions atomic.Int64
+	stats     batchStats
+}
+
+// job is one request in flight.
+type job struct {
+	req    *encode.Request
+	planes []float32
+	legal  []int32
+	done   chan struct{}
+	err    error
+}
+
+// NewBatcher returns a batcher for net; call Run to start its workers.
+func NewBatcher(net *Net, cfg BatcherConfig) (*Batcher, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	b := &Batcher{cfg: cfg, spec: net.Spec, in: make(chan *job, 4*cfg.MaxBatch), stopped: make(chan struct{})}
+	b.net.Store(net)
+	b.stats.sizes = make([]int64, cfg.MaxBatch+1)
+	return b, nil
+}
+
+// SetNet swaps in a new network of the same encoding.
+func (b *Batcher) SetNet(n *Net) error {
+	if n.Spec != b.spec {
+		return fmt.Errorf("model: network for %v, batcher for %v", n.Spec.Info(), b.spec.Info())
+	}
+	b.net.Store(n)
+	return nil
+}
+
+// Net returns the network in use.
+func (b *Batcher) Net() *Net { return b.net.Load() }
+
+// ErrClosed is returned for requests made after the batcher stopped.
+var ErrClosed = errors.New("model: batcher stopped")
+
+// Evaluate fills Priors and WDL of every request. It encodes them in the
+// calling goroutine, hands them to the workers and waits.
+func (b *Batcher) Evaluate(ctx context.Context, reqs []*encode.Request) error {
+	jobs := make([]*job, len(reqs))
+	for i, r := range reqs {
+		j, _ := b.pool.Get().(*job)
+		if j == nil {
+			j = &job{planes: make([]float32, b.spec.PlaneSize()), done: make(chan struct{}, 1)}
+		}
+		j.req, j.err = r, nil
+		st := r.State()
+		if err := b.spec.Encode(&st, j.planes); err != nil {
+			return err
+		}
+		var err error
+		if j.legal, err = b.spec.LegalIndices(&r.Pos, r.Moves, j.legal[:0]); err != nil {
+			return err
+		}
+		jobs[i] = j
+	}
+	submitted := len(jobs)
+	var err error
+	for i, j := range jobs {
+		select {
+		case b.in <- j:
+			continue
+		case <-ctx.Done():
+			err = ctx.Err()
+		case <-b.stopped:
+			err = ErrClosed
+		}
+		submitted = i
+		break
+	}
+	for _, j := range jobs[:submitted] {
+		select {
+		case <-j.done:
+		case <-b.stopped:
+			select {
+			case <-j.done:
+			default:
+				j.err = ErrClosed
+				j = nil // may still be signalled: never reuse it
+			}
+		}
+		if j == nil {
+			if err == nil {
+				err = ErrClosed
+			}
+			continue
+		}
+		if j.err != nil && err == nil {
+			err = j.err
+		}
+		b.pool.Put(j)
+	}
+	return err
+}
+
+// Run runs the workers until ctx is done.
+func (b *Batcher) Run(ctx context.Context) error {
+	var wg sync.WaitGroup
+	for i := 0; i < b.cfg.Workers; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			b.work(ctx)
+		}()
+	}
+	wg.Wait()
+	close(b.stopped)
+	// fail whatever is still queued
+	for {
+		select {
+		case j := <-b.in:
+			j.err = ErrClosed
+			j.done <- struct{}{}
+		default:
+			return ctx.Err()
+		}
+	}
+}
+
+func (b *Batcher) work(ctx context.Context) {
+	var ws *Workspace
+	var wsNet *Net
+	batch := make([]*job, 0, b.cfg.MaxBatch)
+	planes := make([]float32, b.cfg.MaxBatch*b.spec.PlaneSize())
+	timer := time.NewTimer(time.Hour)
+	timer.Stop()
+	for {
+		batch = batch[:0]
+		select {
+		case j := <-b.in:
+			batch = append(batch, j)
+		case <-ctx.Done():
+			return
+		}
+		timer.Reset(b.cfg.MaxWait)
+	fill:
+		for len(batch) < b.cfg.MaxBatch {
+			select {
+			case j := <-b.in:
+				batch = append(batch, j)
+			case <-timer.C:
+				break fill
+			}
+		}
+		timer.Stop()
+		net := b.net.Load()
+		if ws == nil || wsNet.Config != net.Config {
+			ws, wsNet = net.NewWorkspace(b.cfg.MaxBatch), net
+		}
+		ps := b.spec.PlaneSize()
+		for i, j := range batch {
+			copy(planes[i*ps:(i+1)*ps], j.planes)
+		}
+		start := time.Now()
+		err := net.Forward(ws, planes, len(batch))
+		b.stats.record(len(batch), time.Since(start))
+		for i, j := range batch {
+			if err != nil {
+				j.err = err
+			} else {
+				net.Priors(ws, i, j.legal, j.req.Priors)
+				j.req.WDL = net.WDL(ws, i)
+			}
+			j.done <- struct{}{}
+		}
+		b.batches.Add(1)
+		b.positions.Add(int64(len(batch)))
+	}
+}
+
+// batchStats counts batch sizes and network time.
+type batchStats struct {
+	mu      sync.Mutex
+	sizes   []int64 // batches per size
+	seconds float64
+}
+
+func (s *batchStats) record(n int, d time.Duration) {
+	s.mu.Lock()
+	s.sizes[n]++
+	s.seconds += d.Seconds()
+	s.mu.Unlock()
+}
+
+// BatcherStats summarizes a batcher's work so far.
+type BatcherStats struct {
+	Batches    int64
+	Positions  int64
+	Sizes      []int64 // number of batches of each size (index = size)
+	NetSeconds float64 // time spent in the network
+	MaxBatch   int
+}
+
+// Fill returns the mean batch size as a fraction of MaxBatch.
+func (s BatcherStats) Fill() float64 {
+	if s.Batches == 0 {
+		return 0
+	}
+	return float64(s.Positions) / float64(s.Batches) / float64(s.MaxBatch)
+}
+
+// Stats returns the counters.
+func (b *Batcher) Stats() BatcherStats {
+	b.stats.mu.Lock()
+	defer b.stats.mu.Unlock()
+	return BatcherStats{Batches: b.batches.Load(), Positions: b.positions.Load(),
+		Sizes: append([]int64(nil), b.stats.sizes...), NetSeconds: b.stats.seconds, MaxBatch: b.cfg.MaxBatch}
+}

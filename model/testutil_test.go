@@ -1,0 +1,28 @@
+package model
+
+import (
+	"testing"
+
+	"chuzero/encode"
+	"chuzero/rules"
+)
+
+// testBatch returns RandomBatch's positions of variant v.
+func testBatch(t testing.TB, v rules.VariantID, n int, seed uint64) (*Batch, *encode.Spec) {
+	t.Helper()
+	spec := encode.MustSpec(v, encode.DefaultOptions())
+	b, err := RandomBatch(spec, n, seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b, spec
+}
+
+func tinyWeights(t testing.TB, spec *encode.Spec, seed uint64) *Weights {
+	t.Helper()
+	w, err := NewWeights(Presets["tiny"], spec, seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return w
+}
