@@ -7,6 +7,7 @@ package model
 import "C"
 
 import (
+	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/netlib/blas/netlib"
 	G "gorgonia.org/gorgonia"
 )
@@ -20,6 +21,13 @@ func init() {
 	gemm = openblasGemm
 	BLAS = "openblas (cgo)"
 	G.Use(netlib.Implementation{})
+}
+
+func trans(t bool) blas.Transpose {
+	if t {
+		return blas.Trans
+	}
+	return blas.NoTrans
 }
 
 func openblasGemm(tA, tB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {

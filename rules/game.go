@@ -86,6 +86,10 @@ func (g *Game) Len() int { return len(g.plies) }
 // MoveAt returns the i-th move played (0-based).
 func (g *Game) MoveAt(i int) Move { return g.plies[i].move }
 
+// HashAt returns the repetition key of the position after i plies
+// (0 <= i <= Len()).
+func (g *Game) HashAt(i int) uint64 { return g.keys[i] }
+
 // GaveCheck reports whether the i-th move played gave check.
 func (g *Game) GaveCheck(i int) bool { return g.plies[i].check }
 

@@ -45,12 +45,16 @@ const (
 	ReasonTwoBareRoyals          // one royal each and nothing else: draw
 	ReasonBareKingDraw           // the bared royal can bare the opponent in turn: draw (Simple)
 	ReasonMaxPlies               // the MaxPlies cap: draw
+	ReasonResign                 // a player resigned (set by drivers, not by Game)
+	ReasonIllegalMove            // a player sent an illegal move and lost (set by match drivers)
+	ReasonAdjudicated            // a driver stopped the game (e.g. the opponents disagree on the rules)
 	numReasons
 )
 
 var reasonNames = [numReasons]string{
 	"none", "royal captured", "bare king", "no legal moves", "repetition", "perpetual check",
 	"perpetual attack", "mutual passing", "repetition loss", "two bare royals", "bare king draw", "max plies",
+	"resignation", "illegal move", "adjudication",
 }
 
 // String returns a short lowercase description ("bare king").
@@ -132,6 +136,19 @@ func (r Result) String() string {
 		return "ongoing"
 	}
 	return fmt.Sprintf("%s (%s)", r.Outcome, r.Reason)
+}
+
+// WinFor returns the result "c wins because of why".
+func WinFor(c Color, why Reason) Result { return winFor(c, why) }
+
+// ParseReason is the inverse of Reason.String.
+func ParseReason(s string) (Reason, bool) {
+	for r := ReasonNone; r < numReasons; r++ {
+		if reasonNames[r] == s {
+			return r, true
+		}
+	}
+	return ReasonNone, false
 }
 
 func winFor(c Color, why Reason) Result {

@@ -30,7 +30,7 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 	variant := fs.String("variant", "chu", "game: chu, sho or heian")
 	batch := fs.Int("batch", 32, "positions per batch")
 	seconds := fs.Float64("seconds", 10, "how long to measure (after one warm-up batch)")
-	peakFlag := fs.Float64("peak-gflops", 0, "the machine's fp32 peak in GFLOP/s (default: estimated from /proc/cpuinfo)")
+	peakFlag := fs.Float64("peak-gflops", 0, "the machine's fp32 peak in GFLOP/s (default: measured with an FMA-only loop on every core)")
 	optimizer := fs.String("optimizer", "adam", "train: adam or sgd")
 	if code, done := parseFlags(fs, args); done {
 		return code
@@ -90,9 +90,11 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 	default:
 		return fail(fmt.Errorf("unknown -what %q (want infer or train)", *what))
 	}
-	peak := model.EstimatePeak()
+	var peak model.Peak
 	if *peakFlag > 0 {
 		peak.GFLOPS, peak.Explain = *peakFlag, "given with -peak-gflops"
+	} else {
+		peak = model.MeasurePeak(time.Second)
 	}
 	fmt.Fprintf(stdout, "bench %s: %s %s (%d params), %s, batch %d, BLAS %s, GOMAXPROCS %d\n",
 		*what, *preset, cfg, w.NumParams(), v, *batch, model.BLAS, runtime.GOMAXPROCS(0))

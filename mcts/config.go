@@ -1,0 +1,73 @@
+package mcts
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Config configures a search. See the package documentation for how the
+// options act.
+type Config struct {
+	// PUCT exploration: c(N) = CPuct + log((1 + N + CPuctBase) / CPuctBase)
+	// for a parent with N visits (AlphaZero's schedule).
+	CPuct     float64
+	CPuctBase float64
+	// FPUReduction: an unvisited child is valued at its parent's value minus
+	// this (first-play urgency); FPURoot applies at the root.
+	FPUReduction float64
+	FPURoot      float64
+	// Dirichlet noise on the root priors (self-play full searches):
+	// alpha = NoiseAlphaScale / number of legal moves, mixed in with weight
+	// NoiseFraction.
+	NoiseAlphaScale float64
+	NoiseFraction   float64
+	// Temperature schedule for choosing the move from the visit counts:
+	// Temperature for the first TemperatureMoves plies of the game, then
+	// FinalTemperature (0 = the most visited move).
+	Temperature      float64
+	TemperatureMoves int
+	FinalTemperature float64
+	// Virtual loss: up to LeavesPerBatch leaves of one search are selected
+	// (each path counted as a loss while in flight) and evaluated together.
+	LeavesPerBatch int
+	VirtualLoss    float64
+	// Gumbel root search (Gumbel AlphaZero): sample GumbelK moves by
+	// Gumbel-top-k on the prior logits and share the budget among them by
+	// sequential halving; the policy target is the completed-Q improved
+	// policy. GumbelCVisit and GumbelCScale scale the Q transform.
+	Gumbel       bool
+	GumbelK      int
+	GumbelCVisit float64
+	GumbelCScale float64
+	// ReuseTree keeps the subtree of the played move for the next search.
+	ReuseTree bool
+}
+
+// DefaultConfig returns AlphaZero-like defaults: c_puct 1.25 (base 19652),
+// FPU reduction 0.2 (0 at the root), Dirichlet alpha 10/moves at 25%,
+// temperature 1 for the first 30 plies then 0, 8 leaves per batch, tree
+// reuse; Gumbel off (k 16, c_visit 50, c_scale 1 when on).
+func DefaultConfig() Config {
+	return Config{CPuct: 1.25, CPuctBase: 19652, FPUReduction: 0.2, FPURoot: 0,
+		NoiseAlphaScale: 10, NoiseFraction: 0.25, Temperature: 1, TemperatureMoves: 30, FinalTemperature: 0,
+		LeavesPerBatch: 8, VirtualLoss: 1, GumbelK: 16, GumbelCVisit: 50, GumbelCScale: 1, ReuseTree: true}
+}
+
+// Validate reports a problem with c.
+func (c Config) Validate() error {
+	switch {
+	case c.CPuct <= 0 || c.CPuctBase <= 0:
+		return fmt.Errorf("mcts: CPuct %v and CPuctBase %v must be positive", c.CPuct, c.CPuctBase)
+	case c.NoiseAlphaScale <= 0 || c.NoiseFraction < 0 || c.NoiseFraction > 1:
+		return fmt.Errorf("mcts: bad noise settings (alpha scale %v, fraction %v)", c.NoiseAlphaScale, c.NoiseFraction)
+	case c.Temperature < 0 || c.FinalTemperature < 0 || c.TemperatureMoves < 0:
+		return errors.New("mcts: temperatures and TemperatureMoves must not be negative")
+	case c.LeavesPerBatch < 1:
+		return fmt.Errorf("mcts: LeavesPerBatch %d must be at least 1", c.LeavesPerBatch)
+	case c.VirtualLoss < 0:
+		return errors.New("mcts: VirtualLoss must not be negative")
+	case c.GumbelK < 1 || c.GumbelCVisit < 0 || c.GumbelCScale < 0:
+		return errors.New("mcts: bad Gumbel settings")
+	}
+	return nil
+}
