@@ -52,12 +52,18 @@ func TestBatcherMatchesDirect(t *testing.T) {
 				net.Priors(ws, 0, legal, want)
 				sum := float32(0)
 				for i := range want {
-					if d := math.Abs(float64(want[i] - reqs[0].Priors[i])); d > 1e-6 {
+					if d := math.Abs(float64(want[i] - reqs[0].Priors[i])); d > 1e-5 {
 						t.Errorf("prior %d: batched %v, direct %v", i, reqs[0].Priors[i], want[i])
 					}
 					sum += reqs[0].Priors[i]
 				}
-				if math.Abs(float64(sum)-1) > 1e-4 || reqs[0].WDL != net.WDL(ws, 0) || reqs[1].Priors[0] != 1 {
+				wdl := net.WDL(ws, 0)
+				var dw float64
+				for k := range wdl {
+					dw = max(dw, math.Abs(float64(wdl[k]-reqs[0].WDL[k])))
+				}
+				// a batch may round differently from a single position (GEMM blocking)
+				if math.Abs(float64(sum)-1) > 1e-4 || dw > 1e-5 || reqs[1].Priors[0] != 1 {
 					t.Errorf("priors sum %v, WDL %v vs %v, single-move prior %v", sum, reqs[0].WDL, net.WDL(ws, 0), reqs[1].Priors[0])
 				}
 				g.Play(g.LegalMoves()[(ply*7)%len(g.LegalMoves())])
