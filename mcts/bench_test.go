@@ -1,0 +1,52 @@
+package mcts
+
+import (
+	"context"
+	"testing"
+
+	"chuzero/rules"
+)
+
+// BenchmarkSimulations measures pure search overhead: simulations per
+// second with the uniform evaluator (no network), one core.
+func BenchmarkSimulations(b *testing.B) {
+	for _, v := range rules.Variants {
+		b.Run(v.String(), func(b *testing.B) {
+			g := game(b, v, "")
+			for i := 0; i < 20; i++ { // a middle-game position
+				g.Play(g.LegalMoves()[(i*13)%len(g.LegalMoves())])
+			}
+			cfg := DefaultConfig()
+			cfg.ReuseTree = false
+			s := search(b, cfg, Uniform{}, 1)
+			ctx := context.Background()
+			s.Run(ctx, g, Options{Simulations: 800})
+			b.ReportAllocs()
+			sims := 0
+			for b.Loop() {
+				res, err := s.Run(ctx, g, Options{Simulations: 800})
+				if err != nil {
+					b.Fatal(err)
+				}
+				sims += res.Simulations
+			}
+			b.ReportMetric(float64(sims)/b.Elapsed().Seconds(), "sims/s")
+			b.ReportMetric(b.Elapsed().Seconds()/float64(sims)*1e6, "µs/sim")
+		})
+	}
+}
+
+// TestSimulationAllocs: a search allocates per move, not per simulation.
+func TestSimulationAllocs(t *testing.T) {
+	g := game(t, rules.Chu, "")
+	cfg := DefaultConfig()
+	cfg.ReuseTree = false
+	s := search(t, cfg, Uniform{}, 1)
+	ctx := context.Background()
+	s.Run(ctx, g, Options{Simulations: 2000}) // grow the arena
+	few := testing.AllocsPerRun(5, func() { s.Run(ctx, g, Options{Simulations: 100}) })
+	many := testing.AllocsPerRun(5, func() { s.Run(ctx, g, Options{Simulations: 1000}) })
+	if many > few+5 {
+		t.Errorf("1000 simulations allocate %.0f times, 100 allocate %.0f: allocations grow with simulations", many, few)
+	}
+}

@@ -1,0 +1,109 @@
+package selfplay
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"chuzero/rules"
+)
+
+// Record is one finished game as written to a games file: one JSON object
+// per line (JSON Lines).
+type Record struct {
+	ID            string       `json:"id"`             // game id (hex), as in its samples
+	Index         uint64       `json:"index"`          // the game's index in its run
+	Seed          uint64       `json:"seed"`           // the game's seed: with the same evaluator, replays the game
+	Variant       string       `json:"variant"`        // chu, sho, heian
+	Rules         string       `json:"rules"`          // the rules config (rules.Config.String)
+	Start         string       `json:"start"`          // start position, SFEN
+	Moves         []string     `json:"moves"`          // moves in machine notation
+	Values        []float32    `json:"values"`         // root value of each search, for the side to move, in [-1, 1]
+	Visits        []int32      `json:"visits"`         // root visits of each search
+	Full          []bool       `json:"full"`           // whether each move had a full search
+	Result        string       `json:"result"`         // 1-0 (Sente won), 0-1, 1/2-1/2
+	Winner        string       `json:"winner,omitempty"` // sente or gote
+	Reason        string       `json:"reason"`         // why the game ended (rules.Reason text, or "resignation")
+	Plies         int          `json:"plies"`
+	ResignAllowed bool         `json:"resign_allowed"`
+	WouldResign   *WouldResign `json:"would_resign,omitempty"` // games without resignation: when a side would have resigned
+	Evaluator     string       `json:"evaluator"`      // the network (checkpoint name) or test evaluator
+	Started       time.Time    `json:"started"`
+	Seconds       float64      `json:"seconds"`
+	Simulations   int          `json:"simulations"` // playouts of all searches
+}
+
+// WouldResign records the first time, in a game where resigning was
+// forbidden, that a side's value stayed below the resignation threshold.
+type WouldResign struct {
+	Side string `json:"side"`
+	Ply  int    `json:"ply"`
+}
+
+// FalsePositive reports whether the would-be resignation was wrong: the
+// side that would have resigned did not lose.
+func (r *Record) FalsePositive() bool {
+	return r.WouldResign != nil && r.Winner != otherSide(r.WouldResign.Side)
+}
+
+func otherSide(s string) string {
+	if s == "sente" {
+		return "gote"
+	}
+	return "sente"
+}
+
+// Replay rebuilds the game of a record under its rules and checks that
+// every move is legal and the recorded result follows (except for a
+// resignation, which the rules do not know).
+func (r *Record) Replay() (*rules.Game, error) {
+	cfg, err := rules.ParseConfig(r.Rules)
+	if err != nil {
+		return nil, err
+	}
+	rs, err := rules.New(cfg)
+	if err != nil {
+		return nil, err
+	}
+	g, err := rs.NewGameFromSFEN(r.Start)
+	if err != nil {
+		return nil, err
+	}
+	for i, m := range r.Moves {
+		if _, err := g.PlayString(m); err != nil {
+			return nil, fmt.Errorf("selfplay: game %s, move %d: %w", r.ID, i+1, err)
+		}
+	}
+	if r.Reason != rules.ReasonResign.String() && g.Result().PGN() != r.Result {
+		return nil, fmt.Errorf("selfplay: game %s: replay ends %v, record says %s", r.ID, g.Result(), r.Result)
+	}
+	return g, nil
+}
+
+// ReadRecords reads a games file.
+func ReadRecords(path string) ([]Record, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return DecodeRecords(f, path)
+}
+
+// DecodeRecords reads JSON-lines records; name is used in errors.
+func DecodeRecords(r io.Reader, name string) ([]Record, error) {
+	var out []Record
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 1<<20), 64<<20)
+	for line := 1; sc.Scan(); line++ {
+		var rec Record
+		if err := json.Unmarshal(sc.Bytes(), &rec); err != nil {
+			return out, fmt.Errorf("selfplay: %s:%d: %w", name, line, err)
+		}
+		out = append(out, rec)
+	}
+	return out, sc.Err()
+}

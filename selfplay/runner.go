@@ -1,0 +1,283 @@
+package selfplay
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"chuzero/encode"
+	"chuzero/mcts"
+	"chuzero/rules"
+)
+
+// Runner plays self-play games concurrently with one evaluator (shared,
+// typically a batching network evaluator) and writes their samples and
+// records. The evaluator can be swapped between games.
+type Runner struct {
+	cfg   Config
+	rules *rules.Rules
+	spec  *encode.Spec
+	eval  atomic.Pointer[evalRef]
+	next  atomic.Uint64 // next game index
+	stats Stats
+	mu    sync.Mutex // guards stats
+
+	// OnGame, if set, is called (from the writer goroutine) for every game
+	// once its files are written.
+	OnGame func(*Record)
+	// OnMove, if set, is called after every search (from the game's
+	// goroutine): full search or not, simulations.
+	OnMove func(full bool, sims int)
+}
+
+type evalRef struct {
+	e    mcts.Evaluator
+	name string
+}
+
+// Stats counts what a runner has done.
+type Stats struct {
+	Games         int64
+	Positions     int64 // samples written
+	FullSearches  int64
+	Simulations   int64
+	Plies         int64
+	Results       map[string]int64 // by PGN result
+	Reasons       map[string]int64 // by end reason
+	Resigned      int64
+	ResignChecked int64 // no-resign games in which a side would have resigned
+	ResignFalse   int64 // ... and did not lose
+	Files         int64
+}
+
+// ResignFalsePositiveRate returns ResignFalse / ResignChecked (0 before
+// any check).
+func (s Stats) ResignFalsePositiveRate() float64 {
+	if s.ResignChecked == 0 {
+		return 0
+	}
+	return float64(s.ResignFalse) / float64(s.ResignChecked)
+}
+
+// New returns a runner; name labels the evaluator in the records.
+func New(cfg Config, e mcts.Evaluator, name string) (*Runner, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	rs, err := rules.New(cfg.Rules)
+	if err != nil {
+		return nil, err
+	}
+	spec, err := encode.NewSpec(cfg.Rules.Variant, cfg.Encode)
+	if err != nil {
+		return nil, err
+	}
+	r := &Runner{cfg: cfg, rules: rs, spec: spec}
+	r.stats.Results, r.stats.Reasons = map[string]int64{}, map[string]int64{}
+	r.SetEvaluator(e, name)
+	return r, nil
+}
+
+// SetEvaluator makes games that start from now on use e.
+func (r *Runner) SetEvaluator(e mcts.Evaluator, name string) {
+	r.eval.Store(&evalRef{e, name})
+}
+
+// SetFirstGame sets the index of the next game (to continue a run without
+// repeating seeds).
+func (r *Runner) SetFirstGame(i uint64) { r.next.Store(i) }
+
+// Stats returns a copy of the counters.
+func (r *Runner) Stats() Stats {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	s := r.stats
+	s.Results, s.Reasons = map[string]int64{}, map[string]int64{}
+	for k, v := range r.stats.Results {
+		s.Results[k] = v
+	}
+	for k, v := range r.stats.Reasons {
+		s.Reasons[k] = v
+	}
+	return s
+}
+
+// finished is a game ready to be written.
+type finished struct {
+	rec     *Record
+	samples []encode.Sample
+}
+
+// Run plays games until ctx is done or maxGames have finished (0: no
+// limit), then writes what is finished and returns. Games in flight when
+// ctx ends are discarded, never half-written.
+func (r *Runner) Run(ctx context.Context, maxGames int) error {
+	w, err := newWriter(r.cfg.Dir, r.cfg.Rules.Variant, r.cfg.GamesPerFile, r.cfg.FlushInterval)
+	if err != nil {
+		return err
+	}
+	gameCtx, stop := context.WithCancel(ctx)
+	defer stop()
+	out := make(chan finished, r.cfg.Games)
+	var started atomic.Int64
+	var wg sync.WaitGroup
+	var errOnce sync.Once
+	var runErr error
+	for i := 0; i < r.cfg.Games; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for gameCtx.Err() == nil {
+				if maxGames > 0 && started.Add(1) > int64(maxGames) {
+					return
+				}
+				f, err := r.playGame(gameCtx, r.next.Add(1)-1)
+				if err != nil {
+					if gameCtx.Err() == nil {
+						errOnce.Do(func() { runErr = err; stop() })
+					}
+					return
+				}
+				out <- f
+			}
+		}()
+	}
+	go func() { wg.Wait(); close(out) }()
+	werr := w.run(out, func(f finished) {
+		r.count(f)
+		if r.OnGame != nil {
+			r.OnGame(f.rec)
+		}
+	}, &r.stats.Files, &r.mu)
+	if runErr != nil {
+		return runErr
+	}
+	return werr
+}
+
+// count adds a written game to the statistics.
+func (r *Runner) count(f finished) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	s := &r.stats
+	s.Games++
+	s.Positions += int64(len(f.samples))
+	s.Plies += int64(f.rec.Plies)
+	s.Simulations += int64(f.rec.Simulations)
+	for _, full := range f.rec.Full {
+		if full {
+			s.FullSearches++
+		}
+	}
+	s.Results[f.rec.Result]++
+	s.Reasons[f.rec.Reason]++
+	if f.rec.Reason == rules.ReasonResign.String() {
+		s.Resigned++
+	}
+	if f.rec.WouldResign != nil {
+		s.ResignChecked++
+		if f.rec.FalsePositive() {
+			s.ResignFalse++
+		}
+	}
+}
+
+// GameSeed returns the seed of game index i of a run seeded with seed.
+func GameSeed(seed, i uint64) uint64 {
+	z := seed ^ (i+1)*0x9e3779b97f4a7c15
+	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
+	z = (z ^ z>>27) * 0x94d049bb133111eb
+	return z ^ z>>31
+}
+
+// playGame plays game index i to its end.
+func (r *Runner) playGame(ctx context.Context, index uint64) (finished, error) {
+	cfg := &r.cfg
+	ev := r.eval.Load()
+	seed := GameSeed(cfg.Seed, index)
+	rng := rand.New(rand.NewPCG(seed, 0x73656c66))
+	s, err := mcts.New(cfg.Search, ev.e, seed)
+	if err != nil {
+		return finished{}, err
+	}
+	g := rules.NewGame(r.rules.StartPosition())
+	start := g.Position()
+	rec := &Record{ID: fmt.Sprintf("%016x", seed), Index: index, Seed: seed, Variant: cfg.Rules.Variant.String(),
+		Rules: cfg.Rules.String(), Start: start.SFEN(), Evaluator: ev.name, Started: time.Now().UTC(),
+		ResignAllowed: rng.Float64() >= cfg.NoResignFraction}
+	began := time.Now()
+	var samples []encode.Sample
+	var sides []rules.Color
+	var below [2]int
+	result := g.Result()
+	for !result.Over() {
+		full := rng.Float64() < cfg.FullSearchFraction
+		opts := mcts.Options{Simulations: cfg.CheapSimulations}
+		if full {
+			opts = mcts.Options{Simulations: cfg.FullSimulations, Noise: !cfg.Gumbel, Gumbel: cfg.Gumbel}
+		}
+		res, err := s.Run(ctx, g, opts)
+		if err != nil {
+			return finished{}, err
+		}
+		if r.OnMove != nil {
+			r.OnMove(full, res.Simulations)
+		}
+		p := g.Position()
+		side := p.SideToMove()
+		smp := encode.NewSample(g, seed)
+		smp.FullSearch = full
+		smp.RootValue = float32(max(-1, min(1, res.RootValue)))
+		for _, v := range res.Visits {
+			smp.RootVisits += uint32(v)
+		}
+		if full {
+			for i, m := range res.Moves {
+				idx := r.spec.Index(p, m)
+				if idx < 0 {
+					return finished{}, fmt.Errorf("selfplay: move %s has no policy index", p.MoveString(m))
+				}
+				smp.Policy = append(smp.Policy, encode.PolicyEntry{Index: uint32(idx), Prob: res.Policy[i]})
+			}
+		}
+		samples = append(samples, smp)
+		sides = append(sides, side)
+		rec.Values = append(rec.Values, smp.RootValue)
+		rec.Visits = append(rec.Visits, int32(smp.RootVisits))
+		rec.Full = append(rec.Full, full)
+		rec.Simulations += res.Simulations
+		if res.RootValue < cfg.ResignThreshold {
+			below[side]++
+		} else {
+			below[side] = 0
+		}
+		if below[side] >= cfg.ResignConsecutive {
+			if rec.ResignAllowed {
+				result = rules.WinFor(side.Other(), rules.ReasonResign)
+				break
+			}
+			if rec.WouldResign == nil {
+				rec.WouldResign = &WouldResign{Side: side.String(), Ply: g.Len()}
+			}
+		}
+		m := s.Choose(res, g.Len(), full && cfg.Gumbel)
+		rec.Moves = append(rec.Moves, p.MoveString(m))
+		if err := g.Play(m); err != nil {
+			return finished{}, err
+		}
+		result = g.Result()
+	}
+	rec.Plies = g.Len()
+	rec.Result, rec.Reason = result.PGN(), result.Reason.String()
+	if w, ok := result.Winner(); ok {
+		rec.Winner = w.String()
+	}
+	rec.Seconds = time.Since(began).Seconds()
+	for i := range samples {
+		samples[i].Outcome = encode.OutcomeFor(result, sides[i])
+	}
+	return finished{rec: rec, samples: samples}, nil
+}

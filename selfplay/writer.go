@@ -1,0 +1,162 @@
+package selfplay
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"chuzero/encode"
+	"chuzero/rules"
+)
+
+// Run directory layout used by self-play.
+const (
+	SamplesDir = "samples" // *.samples: training samples (encode format), one chunk per game
+	GamesDir   = "games"   // *.jsonl: game records, one JSON object per line
+)
+
+// writer groups finished games into files.
+type writer struct {
+	dir      string
+	variant  rules.VariantID
+	perFile  int
+	interval time.Duration
+	prefix   string
+	seq      int
+	pending  []finished
+}
+
+func newWriter(dir string, v rules.VariantID, perFile int, interval time.Duration) (*writer, error) {
+	for _, d := range []string{SamplesDir, GamesDir} {
+		if err := os.MkdirAll(filepath.Join(dir, d), 0o755); err != nil {
+			return nil, fmt.Errorf("selfplay: %w", err)
+		}
+	}
+	if interval <= 0 {
+		interval = time.Hour
+	}
+	// file names sort by time and stay unique across processes sharing dir
+	host, _ := os.Hostname()
+	prefix := fmt.Sprintf("%s-%s-%d", time.Now().UTC().Format("20060102T150405Z"), sanitize(host), os.Getpid())
+	return &writer{dir: dir, variant: v, perFile: perFile, interval: interval, prefix: prefix}, nil
+}
+
+func sanitize(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
+			b[i] = '_'
+		}
+	}
+	if len(b) == 0 {
+		return "host"
+	}
+	return string(b)
+}
+
+// run writes games arriving on in until it is closed, then flushes the
+// rest; done is called for every game after its files are in place.
+func (w *writer) run(in <-chan finished, done func(finished), files *int64, mu *sync.Mutex) error {
+	t := time.NewTicker(w.interval)
+	defer t.Stop()
+	flush := func() error {
+		if len(w.pending) == 0 {
+			return nil
+		}
+		if err := w.flush(); err != nil {
+			return err
+		}
+		mu.Lock()
+		*files++
+		mu.Unlock()
+		for _, f := range w.pending {
+			done(f)
+		}
+		w.pending = w.pending[:0]
+		return nil
+	}
+	for {
+		select {
+		case f, ok := <-in:
+			if !ok {
+				return flush()
+			}
+			w.pending = append(w.pending, f)
+			if len(w.pending) >= w.perFile {
+				if err := flush(); err != nil {
+					drain(in)
+					return err
+				}
+			}
+		case <-t.C:
+			if err := flush(); err != nil {
+				drain(in)
+				return err
+			}
+		}
+	}
+}
+
+func drain(in <-chan finished) {
+	for range in {
+	}
+}
+
+// flush writes the pending games: samples first, then records.
+func (w *writer) flush() error {
+	w.seq++
+	name := fmt.Sprintf("%s-%05d", w.prefix, w.seq)
+	sw, err := encode.CreateSampleFile(filepath.Join(w.dir, SamplesDir, name+encode.SampleFileExt), w.variant)
+	if err != nil {
+		return err
+	}
+	for _, f := range w.pending {
+		if err := sw.WriteChunk(f.samples); err != nil {
+			sw.Abort()
+			return err
+		}
+	}
+	if err := sw.Close(); err != nil {
+		return err
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	for _, f := range w.pending {
+		if err := enc.Encode(f.rec); err != nil {
+			return err
+		}
+	}
+	return writeFileAtomic(filepath.Join(w.dir, GamesDir, name+".jsonl"), buf.Bytes())
+}
+
+// writeFileAtomic writes data to path through a temporary file, fsync,
+// rename and a sync of the directory.
+func writeFileAtomic(path string, data []byte) error {
+	dir := filepath.Dir(path)
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return fmt.Errorf("selfplay: %w", err)
+	}
+	_, err = tmp.Write(data)
+	if err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), path)
+	}
+	if err == nil {
+		err = encode.SyncDir(dir)
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("selfplay: writing %s: %w", path, err)
+	}
+	return nil
+}
