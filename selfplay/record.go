@@ -14,23 +14,23 @@ import (
 // Record is one finished game as written to a games file: one JSON object
 // per line (JSON Lines).
 type Record struct {
-	ID            string       `json:"id"`             // game id (hex), as in its samples
-	Index         uint64       `json:"index"`          // the game's index in its run
-	Seed          uint64       `json:"seed"`           // the game's seed: with the same evaluator, replays the game
-	Variant       string       `json:"variant"`        // chu, sho, heian
-	Rules         string       `json:"rules"`          // the rules config (rules.Config.String)
-	Start         string       `json:"start"`          // start position, SFEN
-	Moves         []string     `json:"moves"`          // moves in machine notation
-	Values        []float32    `json:"values"`         // root value of each search, for the side to move, in [-1, 1]
-	Visits        []int32      `json:"visits"`         // root visits of each search
-	Full          []bool       `json:"full"`           // whether each move had a full search
-	Result        string       `json:"result"`         // 1-0 (Sente won), 0-1, 1/2-1/2
+	ID            string       `json:"id"`               // game id (hex), as in its samples
+	Index         uint64       `json:"index"`            // the game's index in its run
+	Seed          uint64       `json:"seed"`             // the game's seed: with the same evaluator, replays the game
+	Variant       string       `json:"variant"`          // chu, sho, heian
+	Rules         string       `json:"rules"`            // the rules config (rules.Config.String)
+	Start         string       `json:"start"`            // start position, SFEN
+	Moves         []string     `json:"moves"`            // moves in machine notation
+	Values        []float32    `json:"values"`           // root value of each search, for the side to move, in [-1, 1]
+	Visits        []int32      `json:"visits"`           // root visits of each search
+	Full          []bool       `json:"full"`             // whether each move had a full search
+	Result        string       `json:"result"`           // 1-0 (Sente won), 0-1, 1/2-1/2
 	Winner        string       `json:"winner,omitempty"` // sente or gote
-	Reason        string       `json:"reason"`         // why the game ended (rules.Reason text, or "resignation")
+	Reason        string       `json:"reason"`           // why the game ended (rules.Reason text, or "resignation")
 	Plies         int          `json:"plies"`
 	ResignAllowed bool         `json:"resign_allowed"`
 	WouldResign   *WouldResign `json:"would_resign,omitempty"` // games without resignation: when a side would have resigned
-	Evaluator     string       `json:"evaluator"`      // the network (checkpoint name) or test evaluator
+	Evaluator     string       `json:"evaluator"`              // the network (checkpoint name) or test evaluator
 	Started       time.Time    `json:"started"`
 	Seconds       float64      `json:"seconds"`
 	Simulations   int          `json:"simulations"` // playouts of all searches
