@@ -160,69 +160,6 @@ func TestTrainingForwardMatchesReference(t *testing.T) {
 	}
 }
 
-// Regression tests for the Gorgonia traps the reference graph avoids: they
-// fail if a future Gorgonia fixes a bug (then the workaround can go) or if
-// the workaround stops being needed.
-
-func TestTrapSoftMaxSharesHash(t *testing.T) {
-	// SoftMax and LogSoftMax hash alike, so in one graph LogSoftMax(x) would
-	// return the SoftMax node: our graphs use neither.
-	r := newTrapGraph(t)
-	sm, err := softmaxPair(r)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !sm {
-		t.Logf("SoftMax and LogSoftMax no longer collide in this Gorgonia")
-	}
-}
-
-func TestTrapUnnamedNodesMerge(t *testing.T) {
-	merged, err := unnamedMerge()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !merged {
-		t.Logf("unnamed nodes are no longer merged in this Gorgonia")
-	}
-	// the workaround: every node of ours is named, and names are unique
-	spec := encode.MustSpec(rules.Sho, encode.DefaultOptions())
-	w, _ := NewWeights(Presets["tiny"], spec, 1)
-	seen := map[string]bool{}
-	for _, tt := range w.Tensors {
-		if seen[tt.Name] {
-			t.Errorf("duplicate tensor name %s", tt.Name)
-		}
-		seen[tt.Name] = true
-	}
-}
-
-func TestTrapHeNFloat32(t *testing.T) {
-	if err := heNPanics(); err == nil {
-		t.Logf("HeN no longer panics for float32")
-	}
-	// the workaround: our own He initialisation gives weights of the right scale
-	spec := encode.MustSpec(rules.Sho, encode.DefaultOptions())
-	w, _ := NewWeights(Presets["small"], spec, 1)
-	d := w.Get("block0/conv1/w").Data
-	var s float64
-	for _, v := range d {
-		s += float64(v) * float64(v)
-	}
-	std := math.Sqrt(s / float64(len(d)))
-	if want := math.Sqrt(2.0 / (9 * 64)); math.Abs(std-want) > 0.1*want {
-		t.Errorf("He init std %.4f, want %.4f", std, want)
-	}
-}
-
-func TestTrapGlobalAveragePoolNoGradient(t *testing.T) {
-	if err := globalAvgPoolGrad(); err == nil {
-		t.Logf("GlobalAveragePool2D is differentiable in this Gorgonia")
-	} else {
-		t.Logf("as documented: %v", err)
-	}
-}
-
 func ExampleNewReference() {
 	spec := encode.MustSpec(rules.Sho, encode.DefaultOptions())
 	w, _ := NewWeights(Presets["tiny"], spec, 1)
