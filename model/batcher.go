@@ -16,6 +16,7 @@ type BatcherConfig struct {
 	MaxBatch int           // positions per network call
 	MaxWait  time.Duration // how long a partial batch waits for more requests
 	Workers  int           // goroutines running the network, each with its own buffers
+	Threads  int           // goroutines per network layer in each worker (0: GOMAXPROCS)
 }
 
 // DefaultBatcherConfig returns batches of up to 64 positions, 2 ms of
@@ -49,10 +50,15 @@ type Batcher struct {
 	batches   atomic.Int64
 	positions atomic.Int64
 	stats     batchStats
+
+	// OnBatch, if set before Run, is called after every network call with
+	// the batch size and the call's duration (for metrics).
+	OnBatch func(size int, d time.Duration)
 }
 
 // job is one request in flight.
 type job struct {
+	net    *Net // the network to evaluate it with
 	req    *encode.Request
 	planes []float32
 	legal  []int32
@@ -86,16 +92,44 @@ func (b *Batcher) Net() *Net { return b.net.Load() }
 // ErrClosed is returned for requests made after the batcher stopped.
 var ErrClosed = errors.New("model: batcher stopped")
 
-// Evaluate fills Priors and WDL of every request. It encodes them in the
-// calling goroutine, hands them to the workers and waits.
+// Evaluate fills Priors and WDL of every request with the current network
+// (see SetNet). It encodes them in the calling goroutine, hands them to the
+// workers and waits.
 func (b *Batcher) Evaluate(ctx context.Context, reqs []*encode.Request) error {
+	return b.evaluate(ctx, reqs, b.net.Load())
+}
+
+// View returns an evaluator that uses net through this batcher, whatever
+// SetNet installs later: a self-play game keeps the network it started
+// with while new games take the newest. Requests of different networks
+// never share a batch.
+func (b *Batcher) View(net *Net) *View { return &View{b: b, net: net} }
+
+// View is an evaluator bound to one network; see Batcher.View.
+type View struct {
+	b   *Batcher
+	net *Net
+}
+
+// Evaluate implements the search's Evaluator with the view's network.
+func (v *View) Evaluate(ctx context.Context, reqs []*encode.Request) error {
+	return v.b.evaluate(ctx, reqs, v.net)
+}
+
+// Net returns the view's network.
+func (v *View) Net() *Net { return v.net }
+
+func (b *Batcher) evaluate(ctx context.Context, reqs []*encode.Request, net *Net) error {
+	if net.Spec != b.spec {
+		return fmt.Errorf("model: network for %v, batcher for %v", net.Spec.Info(), b.spec.Info())
+	}
 	jobs := make([]*job, len(reqs))
 	for i, r := range reqs {
 		j, _ := b.pool.Get().(*job)
 		if j == nil {
 			j = &job{planes: make([]float32, b.spec.PlaneSize()), done: make(chan struct{}, 1)}
 		}
-		j.req, j.err = r, nil
+		j.req, j.err, j.net = r, nil, net
 		st := r.State()
 		if err := b.spec.Encode(&st, j.planes); err != nil {
 			return err
@@ -176,28 +210,40 @@ func (b *Batcher) work(ctx context.Context) {
 	planes := make([]float32, b.cfg.MaxBatch*b.spec.PlaneSize())
 	timer := time.NewTimer(time.Hour)
 	timer.Stop()
+	var carry *job // a request for another network than the batch's
 	for {
 		batch = batch[:0]
-		select {
-		case j := <-b.in:
-			batch = append(batch, j)
-		case <-ctx.Done():
-			return
+		if carry != nil {
+			batch, carry = append(batch, carry), nil
+		} else {
+			select {
+			case j := <-b.in:
+				batch = append(batch, j)
+			case <-ctx.Done():
+				return
+			}
 		}
+		net := batch[0].net
 		timer.Reset(b.cfg.MaxWait)
 	fill:
 		for len(batch) < b.cfg.MaxBatch {
 			select {
 			case j := <-b.in:
+				if j.net != net {
+					carry = j
+					break fill
+				}
 				batch = append(batch, j)
 			case <-timer.C:
 				break fill
 			}
 		}
 		timer.Stop()
-		net := b.net.Load()
 		if ws == nil || wsNet.Config != net.Config {
 			ws, wsNet = net.NewWorkspace(b.cfg.MaxBatch), net
+			if b.cfg.Threads > 0 {
+				ws.SetThreads(b.cfg.Threads)
+			}
 		}
 		ps := b.spec.PlaneSize()
 		for i, j := range batch {
@@ -205,7 +251,11 @@ func (b *Batcher) work(ctx context.Context) {
 		}
 		start := time.Now()
 		err := net.Forward(ws, planes, len(batch))
-		b.stats.record(len(batch), time.Since(start))
+		d := time.Since(start)
+		b.stats.record(len(batch), d)
+		if b.OnBatch != nil {
+			b.OnBatch(len(batch), d)
+		}
 		for i, j := range batch {
 			if err != nil {
 				j.err = err

@@ -84,6 +84,7 @@ func NewNet(w *Weights) *Net {
 // Max positions.
 type Workspace struct {
 	Max     int
+	threads int
 	x       []float32 // NHWC input
 	a, b, t []float32 // tower activations
 	stem    *conv
@@ -120,7 +121,18 @@ func (n *Net) NewWorkspace(max int) *Workspace {
 		vconv: newConv(h, w, f, c.ValueFilters, 1), va: buf(rows * c.ValueFilters),
 		vpool: buf(max * 2 * c.ValueFilters), argmax: make([]int32, max*c.ValueFilters), vh: buf(max * c.ValueHidden),
 		Logits: buf(rows * s.PolicyPlanes()), Pass: buf(max), Value: buf(max * 3)}
+	ws.SetThreads(DefaultThreads())
 	return ws
+}
+
+// SetThreads sets how many goroutines the workspace's forward passes use.
+func (ws *Workspace) SetThreads(n int) {
+	n = max(n, 1)
+	ws.threads = n
+	for _, c := range []*conv{ws.stem, ws.c1, ws.c2, ws.pconv, ws.pout, ws.vconv} {
+		c.threads = n
+	}
+	ws.gp.threads = n
 }
 
 // Forward evaluates nb positions whose input planes (C x H x W each, as
@@ -137,23 +149,23 @@ func (n *Net) Forward(ws *Workspace, planes []float32, nb int) error {
 	}
 	rows := nb * hw
 	f := c.Filters
-	toNHWC(planes, ws.x, nb, s.Planes, hw)
+	toNHWC(ws.threads, planes, ws.x, nb, s.Planes, hw)
 	ws.stem.forward(ws.x, n.stem.w, n.stem.b, ws.a[:rows*f], nb)
-	relu(ws.a[:rows*f])
+	relu(ws.threads, ws.a[:rows*f])
 	for _, b := range n.blocks {
 		ws.c1.forward(ws.a, b.c1.w, b.c1.b, ws.b[:rows*f], nb)
-		relu(ws.b[:rows*f])
+		relu(ws.threads, ws.b[:rows*f])
 		in2, out := ws.b, ws.t
 		if b.wg != nil {
 			ws.gp.forward(ws.b, b.wg, ws.t[:rows*f], nb)
 			in2, out = ws.t, ws.b
 		}
 		ws.c2.forward(in2, b.c2.w, b.c2.b, out[:rows*f], nb)
-		addRelu(ws.a[:rows*f], out[:rows*f])
+		addRelu(ws.threads, ws.a[:rows*f], out[:rows*f])
 	}
 	pf := c.PolicyFilters
 	ws.pconv.forward(ws.a, n.pconv.w, n.pconv.b, ws.ph[:rows*pf], nb)
-	relu(ws.ph[:rows*pf])
+	relu(ws.threads, ws.ph[:rows*pf])
 	ws.pout.forward(ws.ph, n.pout.w, n.pout.b, ws.Logits[:rows*s.PolicyPlanes()], nb)
 	if n.pass.w != nil {
 		meanPool(ws.ph, ws.pooled, nb, hw, pf)
@@ -161,7 +173,7 @@ func (n *Net) Forward(ws *Workspace, planes []float32, nb int) error {
 	}
 	vf := c.ValueFilters
 	ws.vconv.forward(ws.a, n.vconv.w, n.vconv.b, ws.va[:rows*vf], nb)
-	relu(ws.va[:rows*vf])
+	relu(ws.threads, ws.va[:rows*vf])
 	meanMaxPool(ws.va, ws.vpool, ws.argmax, nb, hw, vf)
 	dense(ws.vpool, n.fc1.w, n.fc1.b, ws.vh, nb, 2*vf, c.ValueHidden, true)
 	dense(ws.vh, n.fc2.w, n.fc2.b, ws.Value, nb, c.ValueHidden, 3, false)
@@ -169,8 +181,8 @@ func (n *Net) Forward(ws *Workspace, planes []float32, nb int) error {
 }
 
 // relu applies max(0, x) in place.
-func relu(x []float32) {
-	parallel(len(x), func(_, lo, hi int) {
+func relu(threads int, x []float32) {
+	parallel(threads, len(x), func(_, lo, hi int) {
 		for i, v := range x[lo:hi] {
 			if v < 0 {
 				x[lo+i] = 0
@@ -180,8 +192,8 @@ func relu(x []float32) {
 }
 
 // addRelu sets acc = max(0, acc + y): the residual connection.
-func addRelu(acc, y []float32) {
-	parallel(len(acc), func(_, lo, hi int) {
+func addRelu(threads int, acc, y []float32) {
+	parallel(threads, len(acc), func(_, lo, hi int) {
 		a, b := acc[lo:hi], y[lo:hi]
 		for i := range a {
 			v := a[i] + b[i]

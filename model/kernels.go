@@ -11,10 +11,11 @@ import (
 // rows = batch x squares, columns = channels, row-major. Convolution
 // weights are [ky][kx][in][out]; dense weights [in][out].
 
-// parallel splits [0, n) into one contiguous range per worker and runs fn
-// on each in its own goroutine (inline when there is one range).
-func parallel(n int, fn func(worker, lo, hi int)) {
-	w := min(runtime.GOMAXPROCS(0), n)
+// parallel splits [0, n) into one contiguous range per worker (at most
+// threads of them) and runs fn on each in its own goroutine (inline when
+// there is one range).
+func parallel(threads, n int, fn func(worker, lo, hi int)) {
+	w := min(max(threads, 1), n)
 	if w <= 1 {
 		if n > 0 {
 			fn(0, 0, n)
@@ -33,8 +34,9 @@ func parallel(n int, fn func(worker, lo, hi int)) {
 	wg.Wait()
 }
 
-// maxWorkers bounds the per-worker scratch buffers.
-func maxWorkers() int { return runtime.GOMAXPROCS(0) }
+// DefaultThreads is the number of goroutines a layer uses unless told
+// otherwise: GOMAXPROCS.
+func DefaultThreads() int { return runtime.GOMAXPROCS(0) }
 
 // chunkImages is how many images one im2col + GEMM call covers: big enough
 // for an efficient GEMM, small enough that the column buffer stays in cache.
@@ -44,23 +46,24 @@ const chunkImages = 8
 // an h x w board from cin to cout channels, with its scratch buffers.
 type conv struct {
 	h, w, cin, cout, k int
+	threads            int         // goroutines per call
 	col                [][]float32 // per-worker im2col buffers
 	dwPart             [][]float32 // per-worker partial weight gradients
 	wRot               []float32   // weights rotated for the data gradient
 }
 
 func newConv(h, w, cin, cout, k int) *conv {
-	return &conv{h: h, w: w, cin: cin, cout: cout, k: k}
+	return &conv{h: h, w: w, cin: cin, cout: cout, k: k, threads: DefaultThreads()}
 }
 
 func (c *conv) weightLen() int { return c.k * c.k * c.cin * c.cout }
 
 // prepare sizes the per-worker slices before goroutines use them.
 func (c *conv) prepare() {
-	for len(c.col) < maxWorkers() {
+	for len(c.col) < c.threads {
 		c.col = append(c.col, nil)
 	}
-	for len(c.dwPart) < maxWorkers() {
+	for len(c.dwPart) < c.threads {
 		c.dwPart = append(c.dwPart, make([]float32, c.weightLen()))
 	}
 }
@@ -108,7 +111,7 @@ func im2col(x []float32, h, w, cin, k, b0, nb int, col []float32) {
 func (c *conv) forward(x, wt, bias, y []float32, n int) {
 	hw := c.h * c.w
 	if c.k == 1 {
-		parallel(n*hw, func(_, lo, hi int) {
+		parallel(c.threads, n*hw, func(_, lo, hi int) {
 			gemm(false, false, hi-lo, c.cout, c.cin, 1, x[lo*c.cin:], c.cin, wt, c.cout, 0, y[lo*c.cout:], c.cout)
 			addBias(y[lo*c.cout:hi*c.cout], bias)
 		})
@@ -116,7 +119,7 @@ func (c *conv) forward(x, wt, bias, y []float32, n int) {
 	}
 	kk := c.k * c.k * c.cin
 	c.prepare()
-	parallel(n, func(worker, lo, hi int) {
+	parallel(c.threads, n, func(worker, lo, hi int) {
 		for b := lo; b < hi; b += chunkImages {
 			nb := min(chunkImages, hi-b)
 			col := c.scratch(worker, nb*hw*kk)
@@ -168,9 +171,9 @@ func (c *conv) backward(x, wt, dy, dx, dw []float32, n int) {
 	hw := c.h * c.w
 	kk := c.k * c.k * c.cin
 	c.prepare()
-	workers := min(maxWorkers(), n*hw)
+	workers := min(c.threads, n*hw)
 	if c.k == 1 {
-		parallel(n*hw, func(worker, lo, hi int) {
+		parallel(c.threads, n*hw, func(worker, lo, hi int) {
 			gemm(true, false, c.cin, c.cout, hi-lo, 1, x[lo*c.cin:], c.cin, dy[lo*c.cout:], c.cout, 0, c.dwPart[worker], c.cout)
 			if dx != nil {
 				gemm(false, true, hi-lo, c.cin, c.cout, 1, dy[lo*c.cout:], c.cout, wt, c.cout, 0, dx[lo*c.cin:], c.cin)
@@ -182,8 +185,8 @@ func (c *conv) backward(x, wt, dy, dx, dw []float32, n int) {
 			wRot = c.rotate(wt)
 		}
 		kd := c.k * c.k * c.cout
-		workers = min(maxWorkers(), n)
-		parallel(n, func(worker, lo, hi int) {
+		workers = min(c.threads, n)
+		parallel(c.threads, n, func(worker, lo, hi int) {
 			part := c.dwPart[worker]
 			clear(part)
 			for b := lo; b < hi; b += chunkImages {
@@ -213,6 +216,7 @@ func (c *conv) backward(x, wt, dy, dx, dw []float32, n int) {
 // convolution (see infer.go).
 type batchNorm struct {
 	c        int
+	threads  int
 	eps      float32
 	momentum float32 // weight of the new batch in the running statistics
 	mean     []float32
@@ -228,7 +232,7 @@ type batchNorm struct {
 
 func newBatchNorm(c int, momentum float32) *batchNorm {
 	f := func() []float32 { return make([]float32, c) }
-	return &batchNorm{c: c, eps: 1e-5, momentum: momentum, mean: f(), invstd: f(),
+	return &batchNorm{c: c, threads: DefaultThreads(), eps: 1e-5, momentum: momentum, mean: f(), invstd: f(),
 		scale: f(), shift: f(), sumDz: f()}
 }
 
@@ -285,9 +289,9 @@ func channelSums(x []float32, c, lo, hi int, center []float32, sum, sum2 []float
 func (bn *batchNorm) forwardTrain(x, gamma, beta, residual, y, runMean, runVar []float32, relu bool) {
 	c := bn.c
 	rows := len(x) / c
-	workers := min(maxWorkers(), rows)
+	workers := min(bn.threads, rows)
 	bn.partials(workers)
-	parallel(rows, func(worker, lo, hi int) {
+	parallel(bn.threads, rows, func(worker, lo, hi int) {
 		clear(bn.sum[worker])
 		channelSums(x, c, lo, hi, nil, bn.sum[worker], nil, bn.part[worker], nil)
 	})
@@ -299,7 +303,7 @@ func (bn *batchNorm) forwardTrain(x, gamma, beta, residual, y, runMean, runVar [
 		bn.mean[i] = float32(t / float64(rows))
 	}
 	// second pass around the mean: sum(d) corrects the rounding of the mean
-	parallel(rows, func(worker, lo, hi int) {
+	parallel(bn.threads, rows, func(worker, lo, hi int) {
 		clear(bn.sum[worker])
 		clear(bn.sum2[worker])
 		channelSums(x, c, lo, hi, bn.mean, bn.sum[worker], bn.sum2[worker], bn.part[worker], bn.part2[worker])
@@ -331,7 +335,7 @@ func (bn *batchNorm) apply(x, gamma, beta, residual, y []float32, relu bool) {
 		scale[i] = gamma[i] * bn.invstd[i]
 		shift[i] = beta[i] - bn.mean[i]*scale[i]
 	}
-	parallel(len(x)/c, func(_, lo, hi int) {
+	parallel(bn.threads, len(x)/c, func(_, lo, hi int) {
 		affine(x[lo*c:hi*c], y[lo*c:hi*c], residualRows(residual, lo*c, hi*c), scale, shift, relu)
 	})
 }
@@ -381,11 +385,11 @@ func affine(x, y, res, scale, shift []float32, relu bool) {
 func (bn *batchNorm) backward(x, gamma, y, dy, dx, dgamma, dbeta, dres []float32, relu bool) {
 	c := bn.c
 	rows := len(x) / c
-	workers := min(maxWorkers(), rows)
+	workers := min(bn.threads, rows)
 	bn.partials(workers)
 	// pass 1: dz = dy * act'(z) (kept in dx, and dres); per channel sums of
 	// dz and dz*(x-mean)
-	parallel(rows, func(worker, lo, hi int) {
+	parallel(bn.threads, rows, func(worker, lo, hi int) {
 		s, s2 := bn.sum[worker], bn.sum2[worker]
 		p, p2 := bn.part[worker], bn.part2[worker]
 		clear(s)
@@ -435,7 +439,7 @@ func (bn *batchNorm) backward(x, gamma, y, dy, dx, dgamma, dbeta, dres []float32
 		k2[i] = float32(g * b * inv * inv / n)
 		k3[i] = float32(g * a / n)
 	}
-	parallel(rows, func(_, lo, hi int) {
+	parallel(bn.threads, rows, func(_, lo, hi int) {
 		for r := lo; r < hi; r++ {
 			xr, dzr := x[r*c:(r+1)*c], dx[r*c:(r+1)*c]
 			m := bn.mean[:len(xr)]
@@ -451,7 +455,8 @@ func (bn *batchNorm) backward(x, gamma, y, dy, dx, dgamma, dbeta, dres []float32
 // globalBias adds, to every square, a dense layer of the per-channel mean
 // over the board: y = x + mean_hw(x) @ wg (KataGo-style global pooling).
 type globalBias struct {
-	hw, c int
+	hw, c   int
+	threads int
 	mean  []float32 // n x c
 	bias  []float32 // n x c
 	dbias []float32
@@ -463,7 +468,7 @@ func (g *globalBias) forward(x, wg, y []float32, n int) {
 	g.bias = resize(g.bias, n*g.c)
 	meanPool(x, g.mean, n, g.hw, g.c)
 	gemm(false, false, n, g.c, g.c, 1, g.mean, g.c, wg, g.c, 0, g.bias, g.c)
-	parallel(n, func(_, lo, hi int) {
+	parallel(g.threads, n, func(_, lo, hi int) {
 		for b := lo; b < hi; b++ {
 			bb := g.bias[b*g.c : (b+1)*g.c]
 			for s := 0; s < g.hw; s++ {
@@ -486,7 +491,7 @@ func (g *globalBias) backward(wg, dy, dx, dwg []float32, n int) {
 	gemm(true, false, g.c, g.c, n, 1, g.mean, g.c, dbias, g.c, 0, dwg, g.c)
 	g.dmean = resize(g.dmean, n*g.c)
 	gemm(false, true, n, g.c, g.c, 1/float32(g.hw), dbias, g.c, wg, g.c, 0, g.dmean, g.c)
-	parallel(n, func(_, lo, hi int) {
+	parallel(g.threads, n, func(_, lo, hi int) {
 		for b := lo; b < hi; b++ {
 			dm := g.dmean[b*g.c : (b+1)*g.c]
 			for s := 0; s < g.hw; s++ {
@@ -611,8 +616,8 @@ func denseBackward(x, w, y, dy, dx, dw, db []float32, n, in, out int, relu bool)
 }
 
 // toNHWC transposes n planes-major inputs (C x HW each) into NHWC rows.
-func toNHWC(src, dst []float32, n, c, hw int) {
-	parallel(n, func(_, lo, hi int) {
+func toNHWC(threads int, src, dst []float32, n, c, hw int) {
+	parallel(threads, n, func(_, lo, hi int) {
 		for b := lo; b < hi; b++ {
 			s := src[b*c*hw : (b+1)*c*hw]
 			d := dst[b*c*hw : (b+1)*c*hw]

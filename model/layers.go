@@ -146,7 +146,7 @@ func newBlock(w *Weights, i, n, h, wd int, momentum float32, sink gradSink) *blo
 	l.dw1, l.dw2 = buf(len(l.w1.Data)), buf(len(l.w2.Data))
 	sink[l.w1.Name], sink[l.w2.Name] = &l.dw1, &l.dw2
 	if l.wg != nil {
-		l.gp = &globalBias{hw: h * wd, c: f}
+		l.gp = &globalBias{hw: h * wd, c: f, threads: DefaultThreads()}
 		l.g1 = buf(rows * f)
 		l.dwg = buf(len(l.wg.Data))
 		sink[l.wg.Name] = &l.dwg

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"os"
 	"testing"
 
 	"chuzero/encode"
@@ -26,3 +27,5 @@ func tinyWeights(t testing.TB, spec *encode.Spec, seed uint64) *Weights {
 	}
 	return w
 }
+
+func osMkdirAll(dir string) error { return os.MkdirAll(dir, 0o755) }

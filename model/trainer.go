@@ -20,6 +20,7 @@ type TrainConfig struct {
 	MaxGradNorm  float64       // clip the global gradient norm to this (0: no clipping)
 	BNMomentum   float32       // weight of a new batch in the batch-norm running statistics
 	PolicyWeight float32       // weight of the policy loss against the value loss
+	Threads      int           // goroutines per layer (0: GOMAXPROCS)
 }
 
 // DefaultTrainConfig returns the defaults: Adam, batch 256, L2 1e-4,
@@ -166,7 +167,35 @@ func (t *Trainer) build() error {
 		}
 	}
 	t.vm = G.NewTapeMachine(t.g)
+	nt := t.threads()
+	var convs []*conv
+	var bns []*batchNorm
+	convs = append(convs, t.stem.conv)
+	bns = append(bns, t.stem.bn)
+	for _, b := range t.blocks {
+		convs = append(convs, b.conv1, b.conv2)
+		bns = append(bns, b.bn1, b.bn2)
+		if b.gp != nil {
+			b.gp.threads = nt
+		}
+	}
+	convs = append(convs, t.policy.conv, t.policy.out, t.value.conv)
+	bns = append(bns, t.policy.bn, t.value.bn)
+	for _, c := range convs {
+		c.threads = nt
+	}
+	for _, b := range bns {
+		b.threads = nt
+	}
 	return nil
+}
+
+// threads returns the goroutines per layer.
+func (t *Trainer) threads() int {
+	if t.cfg.Threads > 0 {
+		return t.cfg.Threads
+	}
+	return DefaultThreads()
 }
 
 // Close releases the Gorgonia machine.
@@ -236,7 +265,7 @@ func (t *Trainer) forwardBackward(b *Batch) error {
 			}
 		}
 	}
-	toNHWC(b.Planes, t.input, b.N, s.Planes, s.Height*s.Width)
+	toNHWC(t.threads(), b.Planes, t.input, b.N, s.Planes, s.Height*s.Width)
 	t.loss.legal, t.loss.target, t.loss.wdlTarget = b.Legal, b.Policy, b.WDL
 	err := t.vm.RunAll()
 	t.vm.Reset()

@@ -109,7 +109,13 @@ func drain(in <-chan finished) {
 // flush writes the pending games: samples first, then records.
 func (w *writer) flush() error {
 	w.seq++
-	name := fmt.Sprintf("%s-%05d", w.prefix, w.seq)
+	var last uint64
+	for _, f := range w.pending {
+		last = max(last, f.rec.Index)
+	}
+	// the name ends in the highest game index it holds: a restarted run
+	// continues after it (see the commands' nextGameIndex)
+	name := fmt.Sprintf("%s-%05d-g%d", w.prefix, w.seq, last)
 	sw, err := encode.CreateSampleFile(filepath.Join(w.dir, SamplesDir, name+encode.SampleFileExt), w.variant)
 	if err != nil {
 		return err
@@ -130,12 +136,13 @@ func (w *writer) flush() error {
 			return err
 		}
 	}
-	return writeFileAtomic(filepath.Join(w.dir, GamesDir, name+".jsonl"), buf.Bytes())
+	return WriteFileAtomic(filepath.Join(w.dir, GamesDir, name+".jsonl"), buf.Bytes())
 }
 
-// writeFileAtomic writes data to path through a temporary file, fsync,
-// rename and a sync of the directory.
-func writeFileAtomic(path string, data []byte) error {
+// WriteFileAtomic writes data to path through a temporary file, fsync,
+// rename and a sync of the directory: readers see the old file or the new
+// one, never a part.
+func WriteFileAtomic(path string, data []byte) error {
 	dir := filepath.Dir(path)
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
 	if err != nil {

@@ -1,0 +1,130 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sync"
+
+	"chuzero/checkpoints"
+	"chuzero/model"
+)
+
+func init() {
+	register(command{name: "train", summary: "the training job: self-play and training in one process", run: runTrain})
+}
+
+// runTrain implements "chuzero train -variant chu -run DIR": self-play
+// workers and the trainer, concurrently, on the run directory; it resumes
+// whatever the directory holds.
+func runTrain(args []string, stdout, stderr io.Writer) int {
+	fs := newFlagSet("train", "train [-variant chu] [-run DIR] [-config FILE] [-duration D] [-max-steps N] [flags]", stderr)
+	var rf runFlags
+	rf.register(fs, true, true)
+	maxSteps := fs.Int64("max-steps", 0, "stop, cleanly with exit status 0, once training reaches this step (0: no limit)")
+	if code, done := parseFlags(fs, args); done {
+		return code
+	}
+	fail := func(err error) int {
+		fmt.Fprintf(stderr, "chuzero train: %v\n", err)
+		return 1
+	}
+	log, err := newLogger(stderr, rf.logFormat)
+	if err != nil {
+		return fail(err)
+	}
+	cfg, dir, err := rf.setup(fs)
+	if err != nil {
+		return fail(err)
+	}
+	lc, err := cfg.loopConfig(dir)
+	if err != nil {
+		return fail(err)
+	}
+	ctx, stop := signalContext(rf.duration)
+	defer stop()
+	reg, m := newRegistry()
+	store, err := checkpoints.Open(filepath.Join(dir, "checkpoints"))
+	if err != nil {
+		return fail(err)
+	}
+	log.Info("training run", "dir", dir, "variant", cfg.Variant, "model", cfg.Model.Preset, "blas", model.BLAS,
+		"selfplay_games", cfg.Self.Games, "train_threads", cfg.Train.Threads, "selfplay_threads", cfg.Self.Threads)
+	loop, err := model.NewLoop(lc, store, log)
+	if err != nil {
+		return fail(err)
+	}
+	defer loop.Close()
+	latest, err := store.Latest()
+	if err != nil {
+		return fail(err)
+	}
+	var prog *progress
+	if !rf.quiet {
+		prog = newProgress(os.Stderr, log, rf.duration, *maxSteps)
+		prog.checkpoint(latest.Name)
+	}
+	sp, err := newSelfPlayer(cfg, dir, model.NewNet(loop.Weights()), latest.Name, m, prog, log)
+	if err != nil {
+		return fail(err)
+	}
+	m.evaluatorSteps.Set(float64(latest.Step))
+	m.ckptStep.Set(float64(latest.Step))
+	loop.OnCheckpoint = func(e checkpoints.Entry, w *model.Weights) {
+		m.checkpoint(e.Step)
+		if prog != nil {
+			prog.checkpoint(e.Name)
+		}
+		if err := sp.use(model.NewNet(w), e.Name, e.Step); err != nil {
+			log.Error("switching self-play to the new network failed", "err", err)
+		}
+	}
+	loop.OnStep = func(i model.StepInfo) {
+		m.step(i)
+		if prog != nil {
+			prog.trainStep(i)
+		}
+	}
+	addr, err := serveMetrics(ctx, cfg.Metrics, rf.set["metrics-addr"], reg, func() error { return ctx.Err() }, log)
+	if err != nil {
+		return fail(err)
+	}
+	if addr != "" {
+		log.Info("metrics", "url", "http://"+addr+"/metrics")
+		fmt.Fprintf(stdout, "metrics: http://%s/metrics\n", addr)
+	}
+	runCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var wg sync.WaitGroup
+	errs := make(chan error, 3)
+	if prog != nil {
+		wg.Add(1)
+		go func() { defer wg.Done(); prog.run(runCtx) }()
+	}
+	wg.Add(2)
+	go func() {
+		defer wg.Done()
+		errs <- loop.Run(runCtx, *maxSteps)
+		cancel() // the step bound, or an error: stop self-play too
+	}()
+	go func() {
+		defer wg.Done()
+		if err := sp.run(runCtx, 0); err != nil && runCtx.Err() == nil {
+			errs <- fmt.Errorf("self-play: %w", err)
+			cancel()
+		}
+	}()
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			return fail(err)
+		}
+	}
+	st := sp.runner.Stats()
+	log.Info("stopped", "step", loop.Step(), "games", st.Games, "positions", st.Positions)
+	fmt.Fprintf(stdout, "stopped at step %d; %d games, %d positions this session\n", loop.Step(), st.Games, st.Positions)
+	return 0
+}

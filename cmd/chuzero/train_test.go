@@ -1,0 +1,296 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/prometheus/common/expfmt"
+	"github.com/prometheus/common/model"
+
+	"chuzero/checkpoints"
+	"chuzero/encode"
+	cmodel "chuzero/model"
+	"chuzero/rules"
+	"chuzero/selfplay"
+)
+
+// TestMain lets the test binary act as chuzero itself, for the tests that
+// need a real process (the kill test): CHUZERO_MAIN=1 runs main.
+func TestMain(m *testing.M) {
+	if os.Getenv("CHUZERO_MAIN") == "1" {
+		os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	}
+	os.Exit(m.Run())
+}
+
+// quickConfig is a run small enough for tests: the tiny network on Sho,
+// few playouts, frequent checkpoints.
+const quickConfig = `
+variant: sho
+model: {preset: tiny}
+selfplay: {games: 4, full_simulations: 8, cheap_simulations: 2, games_per_file: 1, batch: 8, cache: 0}
+train: {batch: 32, min_samples: 64, checkpoint_every: 5, max_reuse: 8, window_min: 500, poll: 200ms, warmup_steps: 5}
+`
+
+func writeQuickConfig(t *testing.T) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "quick.yaml")
+	if err := os.WriteFile(p, []byte(quickConfig), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// checkRun verifies a run directory: every checkpoint loads, every sample
+// and record file reads in full, and returns the newest step.
+func checkRun(t *testing.T, dir string) (step int64, samples, games int) {
+	t.Helper()
+	store, err := checkpoints.Open(filepath.Join(dir, "checkpoints"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	list, err := store.List()
+	if err != nil {
+		t.Fatal(err)
+	}
+	step = -1
+	for _, e := range list {
+		if _, _, err := cmodel.LoadWeights(e.Path, rules.Sho); err != nil {
+			t.Errorf("checkpoint %s does not load: %v", e.Name, err)
+		}
+		step = max(step, e.Step)
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, selfplay.SamplesDir, "*"+encode.SampleFileExt))
+	for _, f := range files {
+		s, err := encode.ReadSampleFile(f)
+		if err != nil {
+			t.Errorf("sample file damaged: %v", err)
+		}
+		samples += len(s)
+	}
+	files, _ = filepath.Glob(filepath.Join(dir, selfplay.GamesDir, "*.jsonl"))
+	for _, f := range files {
+		recs, err := selfplay.ReadRecords(f)
+		if err != nil {
+			t.Errorf("game file damaged: %v", err)
+		}
+		games += len(recs)
+	}
+	return step, samples, games
+}
+
+// TestTrainEndToEnd trains the tiny network on Sho for a bounded time and
+// gets games and at least two checkpoints; a second run resumes.
+func TestTrainEndToEnd(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "run")
+	cfg := writeQuickConfig(t)
+	code, out, errs := runCmd("train", "-run", dir, "-config", cfg, "-duration", "12s", "-metrics-addr", "off", "-quiet")
+	if code != 0 {
+		t.Fatalf("train: exit %d\n%s\n%s", code, out, errs)
+	}
+	step, samples, games := checkRun(t, dir)
+	list, _ := (&checkpoints.Store{Dir: filepath.Join(dir, "checkpoints")}).List()
+	t.Logf("%d games, %d samples, step %d, %d checkpoints", games, samples, step, len(list))
+	if games == 0 || samples == 0 || len(list) < 2 || step < 5 {
+		t.Fatalf("after 12 s: %d games, %d samples, %d checkpoints (step %d)", games, samples, len(list), step)
+	}
+	// the effective config was written, and a second run resumes from it
+	if _, err := os.Stat(filepath.Join(dir, "config.json")); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs = runCmd("train", "-run", dir, "-max-steps", fmt.Sprint(step+3), "-metrics-addr", "off", "-quiet")
+	if code != 0 {
+		t.Fatalf("resume: exit %d\n%s\n%s", code, out, errs)
+	}
+	if !strings.Contains(out, fmt.Sprintf("stopped at step %d", step+3)) {
+		t.Errorf("resume did not reach step %d: %s", step+3, out)
+	}
+	// changing the variant of an existing run is refused
+	if code, _, errs := runCmd("train", "-run", dir, "-variant", "chu", "-duration", "1s", "-metrics-addr", "off"); code == 0 || !strings.Contains(errs, "plays sho") {
+		t.Errorf("a variant change was not refused: %d %s", code, errs)
+	}
+}
+
+// TestTrainKilled starts chuzero train as a subprocess, kills it with
+// SIGKILL at random moments several times, and checks after each restart
+// that every checkpoint loads, no sample file is damaged and the step never
+// goes back.
+func TestTrainKilled(t *testing.T) {
+	if testing.Short() {
+		t.Skip("kill test skipped with -short")
+	}
+	dir := filepath.Join(t.TempDir(), "run")
+	cfg := writeQuickConfig(t)
+	rng := rand.New(rand.NewPCG(7, 7))
+	last := int64(-1)
+	for round := 0; round < 4; round++ {
+		cmd := exec.Command(os.Args[0], "train", "-run", dir, "-config", cfg, "-metrics-addr", "off", "-quiet")
+		cmd.Env = append(os.Environ(), "CHUZERO_MAIN=1")
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(time.Duration(1500+rng.IntN(3500)) * time.Millisecond)
+		cmd.Process.Signal(syscall.SIGKILL)
+		err := cmd.Wait()
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) {
+			t.Fatalf("round %d: the process ended by itself: %v\n%s", round, err, stderr.String())
+		}
+		step, samples, games := checkRun(t, dir)
+		t.Logf("round %d: killed; step %d, %d samples, %d games", round, step, samples, games)
+		if step < last {
+			t.Fatalf("round %d: the step went back from %d to %d", round, last, step)
+		}
+		last = step
+	}
+	// a clean run after all that still works
+	if code, out, errs := runCmd("train", "-run", dir, "-duration", "3s", "-metrics-addr", "off", "-quiet"); code != 0 {
+		t.Fatalf("after the kills: exit %d\n%s\n%s", code, out, errs)
+	}
+	if step, _, _ := checkRun(t, dir); step < last {
+		t.Fatalf("the step went back from %d to %d", last, step)
+	}
+}
+
+// syncBuffer is a buffer safe for a command writing while a test reads.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// TestMetricsScrape scrapes /metrics of a running train, parses it with
+// the Prometheus text parser and checks the documented metrics; with
+// promtool installed, "promtool check metrics" must pass too.
+func TestMetricsScrape(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "run")
+	cfg := writeQuickConfig(t)
+	var out, errs syncBuffer
+	done := make(chan int)
+	go func() {
+		done <- run([]string{"train", "-run", dir, "-config", cfg, "-duration", "10s", "-metrics-addr", "127.0.0.1:0", "-quiet"}, &out, &errs)
+	}()
+	re := regexp.MustCompile(`metrics: (http://\S+)`)
+	var url string
+	for i := 0; i < 100 && url == ""; i++ {
+		time.Sleep(50 * time.Millisecond)
+		if m := re.FindStringSubmatch(out.String()); m != nil {
+			url = m[1]
+		}
+	}
+	if url == "" {
+		t.Fatalf("no metrics address printed:\n%s\n%s", out.String(), errs.String())
+	}
+	time.Sleep(7 * time.Second) // let games finish and steps happen
+	body := get(t, url)
+	if h := get(t, strings.Replace(url, "/metrics", "/healthz", 1)); strings.TrimSpace(h) != "ok" {
+		t.Errorf("/healthz: %q", h)
+	}
+	<-done
+	parser := expfmt.NewTextParser(model.UTF8Validation)
+	families, err := parser.TextToMetricFamilies(strings.NewReader(body))
+	if err != nil {
+		t.Fatalf("the scrape does not parse: %v", err)
+	}
+	for _, name := range []string{"chuzero_build_info", "chuzero_selfplay_games_total", "chuzero_selfplay_game_length_plies",
+		"chuzero_selfplay_positions_total", "chuzero_selfplay_simulations_total", "chuzero_selfplay_moves_total",
+		"chuzero_evaluator_batch_size", "chuzero_evaluator_batch_seconds", "chuzero_evaluator_cache_hit_ratio",
+		"chuzero_selfplay_resign_threshold", "chuzero_selfplay_resign_false_positive_ratio", "chuzero_train_steps_total",
+		"chuzero_train_samples_total", "chuzero_train_loss", "chuzero_train_learning_rate", "chuzero_train_gradient_norm",
+		"chuzero_replay_window_samples", "chuzero_train_reuse_ratio", "chuzero_checkpoint_saves_total",
+		"chuzero_checkpoint_last_success_timestamp_seconds"} {
+		if families[name] == nil {
+			t.Errorf("metric %s missing from the scrape", name)
+		}
+	}
+	if f := families["chuzero_selfplay_games_total"]; f != nil && len(f.Metric) == 0 {
+		t.Errorf("no game counted in 7 s")
+	}
+	if promtool, err := exec.LookPath("promtool"); err == nil {
+		cmd := exec.Command(promtool, "check", "metrics")
+		cmd.Stdin = strings.NewReader(body)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Errorf("promtool check metrics: %v\n%s", err, out)
+		}
+	} else {
+		t.Log("promtool not installed (Debian package prometheus): skipping promtool check metrics")
+	}
+}
+
+func get(t *testing.T, url string) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, "GET", url, nil)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return string(b)
+}
+
+// TestCorruptCheckpoint: a damaged newest checkpoint stops the run with an
+// error that names the file, never a panic or a silent partial load.
+func TestCorruptCheckpoint(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "run")
+	cfg := writeQuickConfig(t)
+	if code, out, errs := runCmd("train", "-run", dir, "-config", cfg, "-max-steps", "1", "-metrics-addr", "off", "-quiet"); code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errs)
+	}
+	store := &checkpoints.Store{Dir: filepath.Join(dir, "checkpoints")}
+	e, err := store.Latest()
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(e.Path)
+	data[len(data)/3] ^= 0xff
+	os.WriteFile(e.Path, data, 0o644)
+	code, _, errs := runCmd("train", "-run", dir, "-duration", "2s", "-metrics-addr", "off", "-quiet")
+	if code == 0 || !strings.Contains(errs, e.Path) || !strings.Contains(errs, "SHA-256") {
+		t.Errorf("a corrupted checkpoint: exit %d, stderr %q", code, errs)
+	}
+}
+
+func TestRunConfigFile(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "run")
+	bad := filepath.Join(t.TempDir(), "bad.yaml")
+	os.WriteFile(bad, []byte("variant: sho\nmodel: {presett: tiny}\n"), 0o644)
+	if code, _, errs := runCmd("train", "-run", dir, "-config", bad, "-duration", "1s", "-metrics-addr", "off"); code == 0 || !strings.Contains(errs, "presett") {
+		t.Errorf("an unknown key was accepted: %d %s", code, errs)
+	}
+	js := filepath.Join(t.TempDir(), "c.json")
+	os.WriteFile(js, []byte(`{"variant": "heian", "model": {"preset": "tiny"}, "train": {"batch": 16}}`), 0o644)
+	cfg, err := loadRunConfig("", dir, js)
+	if err != nil || cfg.Variant != "heian" || cfg.Train.Batch != 16 || cfg.Self.Games != 16 {
+		t.Errorf("JSON config: %+v, %v", cfg, err)
+	}
+}

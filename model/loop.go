@@ -1,0 +1,324 @@
+package model
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"path/filepath"
+	"sort"
+	"time"
+
+	"chuzero/checkpoints"
+	"chuzero/encode"
+	"chuzero/rules"
+)
+
+// LRStep sets the learning rate from step Step on.
+type LRStep struct {
+	Step int64   `json:"step"`
+	LR   float64 `json:"lr"`
+}
+
+// LoopConfig configures the training loop of a run.
+type LoopConfig struct {
+	Rules   rules.Config   // the run's rules (recorded in checkpoints)
+	Model   Config         // architecture of a fresh run (a resumed run keeps its checkpoint's)
+	Encode  encode.Options // encoding of a fresh run
+	Train   TrainConfig
+	Replay  ReplayConfig
+	Samples string // directory of the sample files
+
+	Schedule        []LRStep // learning rate by step (piecewise constant)
+	WarmupSteps     int64    // linear warm-up of the learning rate over the first steps
+	CheckpointEvery int64    // steps between checkpoints
+	KeepLast        int      // checkpoints kept by pruning: the newest KeepLast...
+	KeepEvery       int      // ... and every KeepEvery-th of the older ones
+	// MaxReuse caps training at MaxReuse samples trained per sample
+	// generated: the loop waits for self-play rather than overfit.
+	MaxReuse   float64
+	MinSamples int64         // samples needed before the first step
+	Seed       uint64        // initialisation and minibatch sampling
+	Poll       time.Duration // how often to look for new sample files
+}
+
+// DefaultLoopConfig returns the loop defaults for variant v.
+func DefaultLoopConfig(v rules.VariantID) LoopConfig {
+	return LoopConfig{Rules: rules.DefaultConfig(v), Model: DefaultConfig(), Encode: encode.DefaultOptions(),
+		Train: DefaultTrainConfig(), Replay: DefaultReplayConfig(),
+		Schedule: []LRStep{{0, 2e-3}, {100000, 5e-4}, {300000, 1.5e-4}}, WarmupSteps: 200,
+		CheckpointEvery: 200, KeepLast: 10, KeepEvery: 10, MaxReuse: 4, MinSamples: 2048, Seed: 1, Poll: 2 * time.Second}
+}
+
+// Validate reports a problem with c.
+func (c LoopConfig) Validate() error {
+	if err := c.Rules.Validate(); err != nil {
+		return err
+	}
+	if err := c.Model.Validate(); err != nil {
+		return err
+	}
+	if err := c.Train.Validate(); err != nil {
+		return err
+	}
+	if err := c.Replay.Validate(); err != nil {
+		return err
+	}
+	switch {
+	case len(c.Schedule) == 0 || c.Schedule[0].Step != 0:
+		return errors.New("model: the learning-rate schedule must start at step 0")
+	case c.CheckpointEvery < 1 || c.KeepLast < 1 || c.KeepEvery < 0:
+		return errors.New("model: CheckpointEvery and KeepLast must be positive")
+	case c.MaxReuse <= 0 || c.MinSamples < 0:
+		return errors.New("model: MaxReuse must be positive")
+	case c.Samples == "":
+		return errors.New("model: no sample directory")
+	}
+	for _, s := range c.Schedule {
+		if s.LR <= 0 {
+			return fmt.Errorf("model: learning rate %v at step %d", s.LR, s.Step)
+		}
+	}
+	return nil
+}
+
+// LearningRate returns the learning rate at step.
+func (c LoopConfig) LearningRate(step int64) float64 {
+	sched := append([]LRStep(nil), c.Schedule...)
+	sort.Slice(sched, func(i, j int) bool { return sched[i].Step < sched[j].Step })
+	lr := sched[0].LR
+	for _, s := range sched {
+		if step >= s.Step {
+			lr = s.LR
+		}
+	}
+	if c.WarmupSteps > 0 && step < c.WarmupSteps {
+		lr *= float64(step+1) / float64(c.WarmupSteps)
+	}
+	return lr
+}
+
+// StepInfo reports the loop's progress after a step (or while waiting).
+type StepInfo struct {
+	Step        int64
+	Batch       int // samples per step
+	Stats       StepStats
+	LR          float64
+	Window      int
+	Samples     int64   // samples generated (in the sample files)
+	SamplesSeen int64   // samples trained on
+	Reuse       float64 // SamplesSeen / Samples
+	Waiting     bool    // no step: waiting for self-play data
+	Skipped     bool    // the step was skipped (non-finite)
+	Seconds     float64 // duration of the step
+}
+
+// Loop trains a run: it resumes from the newest checkpoint of its store
+// (weights, optimizer state, step, samples seen) or starts a fresh
+// network, reads self-play samples into the replay window, takes steps
+// under the reuse cap and writes checkpoints.
+type Loop struct {
+	cfg     LoopConfig
+	store   *checkpoints.Store
+	log     *slog.Logger
+	replay  *Replay
+	trainer *Trainer
+	step    int64
+	seen    int64
+	parent  string
+	saved   int64 // step of the last checkpoint written
+	batch   Batch
+	skipped int64
+
+	// OnStep is called after every step, and every Poll while waiting.
+	OnStep func(StepInfo)
+	// OnCheckpoint is called after a checkpoint is written, from the loop's
+	// goroutine, between steps (the weights are stable during the call).
+	OnCheckpoint func(e checkpoints.Entry, w *Weights)
+}
+
+// NewLoop opens the training state of a run.
+func NewLoop(cfg LoopConfig, store *checkpoints.Store, log *slog.Logger) (*Loop, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	l := &Loop{cfg: cfg, store: store, log: log}
+	var w *Weights
+	var ckpt *checkpoints.Checkpoint
+	latest, err := store.Latest()
+	switch {
+	case errors.Is(err, checkpoints.ErrNone):
+		spec, err := encode.NewSpec(cfg.Rules.Variant, cfg.Encode)
+		if err != nil {
+			return nil, err
+		}
+		if w, err = NewWeights(cfg.Model, spec, cfg.Seed); err != nil {
+			return nil, err
+		}
+	case err != nil:
+		return nil, err
+	default:
+		if w, ckpt, err = LoadWeights(latest.Path, cfg.Rules.Variant); err != nil {
+			return nil, err
+		}
+		if ckpt.Meta.Rules != "" && ckpt.Meta.Rules != cfg.Rules.String() {
+			return nil, fmt.Errorf("model: %s was trained under %q, this run is configured for %q: %w",
+				latest.Path, ckpt.Meta.Rules, cfg.Rules.String(), checkpoints.ErrMismatch)
+		}
+		if w.Config != cfg.Model {
+			log.Warn("resuming with the checkpoint's architecture, not the configured one", "checkpoint", w.Config.String(), "configured", cfg.Model.String())
+		}
+		l.step, l.seen, l.parent, l.saved = ckpt.Meta.Step, ckpt.Meta.SamplesSeen, latest.Name, ckpt.Meta.Step
+	}
+	if l.replay, err = NewReplay(cfg.Samples, w.Spec, cfg.Replay); err != nil {
+		return nil, err
+	}
+	if l.trainer, err = NewTrainer(w, cfg.Train); err != nil {
+		return nil, err
+	}
+	if ckpt != nil {
+		ok, err := l.trainer.LoadOptimizer(ckpt)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", latest.Path, err)
+		}
+		if !ok {
+			log.Warn("the checkpoint has no state for this optimizer: starting it fresh", "checkpoint", latest.Name, "optimizer", cfg.Train.Optimizer)
+		}
+		log.Info("resumed training", "checkpoint", latest.Name, "step", l.step, "samples_seen", l.seen)
+	} else {
+		if _, err := l.save(); err != nil {
+			return nil, err
+		}
+		log.Info("started a fresh network", "model", w.Config.String(), "params", w.NumParams(), "variant", cfg.Rules.Variant)
+	}
+	return l, nil
+}
+
+// Step returns the number of training steps taken.
+func (l *Loop) Step() int64 { return l.step }
+
+// Weights returns the trained weights (owned by the loop: read them only
+// from OnCheckpoint or after Run returns).
+func (l *Loop) Weights() *Weights { return l.trainer.W }
+
+// Close releases the trainer.
+func (l *Loop) Close() error { return l.trainer.Close() }
+
+// save writes a checkpoint of the current state and prunes old ones.
+func (l *Loop) save() (checkpoints.Entry, error) {
+	meta := checkpoints.Meta{Rules: l.cfg.Rules.String(), Step: l.step, Parent: l.parent,
+		SamplesSeen: l.seen, Created: time.Now().UTC()}
+	c, err := l.trainer.W.Checkpoint(meta)
+	if err != nil {
+		return checkpoints.Entry{}, err
+	}
+	if err := l.trainer.SaveOptimizer(c); err != nil {
+		return checkpoints.Entry{}, err
+	}
+	e, err := l.store.Save(c)
+	if err != nil {
+		return checkpoints.Entry{}, err
+	}
+	l.parent, l.saved = e.Name, l.step
+	if gone, err := l.store.Prune(l.cfg.KeepLast, l.cfg.KeepEvery); err != nil {
+		l.log.Warn("pruning checkpoints failed", "err", err)
+	} else if len(gone) > 0 {
+		l.log.Debug("pruned checkpoints", "deleted", len(gone))
+	}
+	if l.OnCheckpoint != nil {
+		l.OnCheckpoint(e, l.trainer.W)
+	}
+	return e, nil
+}
+
+// Run trains until ctx is done or the run reaches maxSteps (0: no limit),
+// then writes a final checkpoint if there were steps since the last one.
+func (l *Loop) Run(ctx context.Context, maxSteps int64) error {
+	err := l.run(ctx, maxSteps)
+	if l.step != l.saved {
+		if _, serr := l.save(); serr != nil && err == nil {
+			err = serr
+		}
+	}
+	if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+		err = nil // asked to stop: a clean end
+	}
+	return err
+}
+
+func (l *Loop) run(ctx context.Context, maxSteps int64) error {
+	b := int64(l.cfg.Train.Batch)
+	lastRefresh := time.Time{}
+	for maxSteps <= 0 || l.step < maxSteps {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if time.Since(lastRefresh) >= l.cfg.Poll {
+			if _, err := l.replay.Refresh(); err != nil {
+				l.log.Error("damaged sample files skipped", "err", err)
+			}
+			lastRefresh = time.Now()
+		}
+		total := l.replay.Total()
+		if total < max(l.cfg.MinSamples, 1) || float64(l.seen+b) > l.cfg.MaxReuse*float64(total) {
+			if l.OnStep != nil {
+				l.OnStep(l.info(StepStats{}, true, false, 0))
+			}
+			select {
+			case <-ctx.Done():
+				return ctx.Err()
+			case <-time.After(l.cfg.Poll):
+			}
+			lastRefresh = time.Time{}
+			continue
+		}
+		rng := rand.New(rand.NewPCG(l.cfg.Seed, uint64(l.step)<<8|uint64(l.skipped&0xff)))
+		if err := l.replay.FillBatch(rng, &l.batch, int(b)); err != nil {
+			return err
+		}
+		lr := l.cfg.LearningRate(l.step)
+		start := time.Now()
+		st, err := l.trainer.Step(&l.batch, lr)
+		if errors.Is(err, ErrNonFinite) {
+			l.skipped++
+			l.log.Warn("skipped a training step with a non-finite loss or gradient", "step", l.step, "skipped", l.skipped)
+			if l.OnStep != nil {
+				l.OnStep(l.info(st, false, true, time.Since(start).Seconds()))
+			}
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		l.step++
+		l.seen += b
+		if l.OnStep != nil {
+			info := l.info(st, false, false, time.Since(start).Seconds())
+			info.LR = lr
+			l.OnStep(info)
+		}
+		if l.step%l.cfg.CheckpointEvery == 0 {
+			if _, err := l.save(); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func (l *Loop) info(st StepStats, waiting, skipped bool, secs float64) StepInfo {
+	total := l.replay.Total()
+	reuse := 0.0
+	if total > 0 {
+		reuse = float64(l.seen) / float64(total)
+	}
+	return StepInfo{Step: l.step, Batch: l.cfg.Train.Batch, Stats: st, LR: l.cfg.LearningRate(l.step), Window: l.replay.Window(),
+		Samples: total, SamplesSeen: l.seen, Reuse: reuse, Waiting: waiting, Skipped: skipped, Seconds: secs}
+}
+
+// Skipped returns the number of skipped (non-finite) steps.
+func (l *Loop) Skipped() int64 { return l.skipped }
+
+// SampleDir returns the run's sample directory for a run directory.
+func SampleDir(run string) string { return filepath.Join(run, "samples") }

@@ -1,0 +1,133 @@
+package model
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"math/rand/v2"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"chuzero/checkpoints"
+	"chuzero/encode"
+	"chuzero/rules"
+)
+
+// writeSampleFile writes one file of samples from a seeded random game.
+func writeSampleFile(t *testing.T, dir string, v rules.VariantID, seed uint64, plies int) {
+	t.Helper()
+	spec := encode.MustSpec(v, encode.DefaultOptions())
+	r := rules.MustNew(rules.DefaultConfig(v))
+	rng := rand.New(rand.NewPCG(seed, 5))
+	g := rules.NewGame(r.StartPosition())
+	var samples []encode.Sample
+	for i := 0; i < plies && !g.Result().Over(); i++ {
+		s := encode.NewSample(g, seed)
+		s.FullSearch = i%2 == 0
+		if s.FullSearch {
+			idx, _ := spec.LegalIndices(g.Position(), g.LegalMoves(), nil)
+			for _, x := range idx {
+				s.Policy = append(s.Policy, encode.PolicyEntry{Index: uint32(x), Prob: 1 / float32(len(idx))})
+			}
+		}
+		s.Outcome = encode.Outcome(rng.IntN(3))
+		samples = append(samples, s)
+		moves := g.LegalMoves()
+		g.Play(moves[rng.IntN(len(moves))])
+	}
+	w, err := encode.CreateSampleFile(filepath.Join(dir, "f"+string(rune('a'+seed))+encode.SampleFileExt), v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.WriteChunk(samples)
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func testLoopConfig(dir string) LoopConfig {
+	cfg := DefaultLoopConfig(rules.Sho)
+	cfg.Model = Presets["tiny"]
+	cfg.Train.Batch = 8
+	cfg.Samples = dir
+	cfg.MinSamples = 16
+	cfg.MaxReuse = 100
+	cfg.CheckpointEvery = 3
+	cfg.Poll = 10 * time.Millisecond
+	cfg.Replay.WindowMin = 50
+	return cfg
+}
+
+func TestLoopResumes(t *testing.T) {
+	run := t.TempDir()
+	samples := filepath.Join(run, "samples")
+	store, _ := checkpoints.Open(filepath.Join(run, "checkpoints"))
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	for i := uint64(0); i < 3; i++ {
+		writeSampleFile(t, mustDir(t, samples), rules.Sho, i, 30)
+	}
+	cfg := testLoopConfig(samples)
+	l, err := NewLoop(cfg, store, log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e, err := store.Latest(); err != nil || e.Step != 0 {
+		t.Fatalf("a fresh run should save step 0: %+v %v", e, err)
+	}
+	var infos []StepInfo
+	l.OnStep = func(i StepInfo) { infos = append(infos, i) }
+	if err := l.Run(context.Background(), 5); err != nil {
+		t.Fatal(err)
+	}
+	l.Close()
+	l2, err := NewLoop(cfg, store, log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l2.Close()
+	if l2.Step() != 5 || l2.trainer.OptimizerStep() != 5 {
+		t.Errorf("resumed at step %d (optimizer %d), want 5", l2.Step(), l2.trainer.OptimizerStep())
+	}
+	list, _ := store.List()
+	if len(list) < 3 {
+		t.Errorf("checkpoints: %+v", list)
+	}
+	if len(infos) < 5 || infos[len(infos)-1].Step != 5 || infos[len(infos)-1].LR <= 0 {
+		t.Errorf("step reports: %+v", infos[len(infos)-1])
+	}
+	// the reuse cap makes the loop wait for data
+	cfg.MaxReuse = 0.01
+	l3, _ := NewLoop(cfg, store, log)
+	defer l3.Close()
+	waiting := false
+	l3.OnStep = func(i StepInfo) { waiting = waiting || i.Waiting }
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	l3.Run(ctx, 100)
+	if !waiting || l3.Step() != 5 {
+		t.Errorf("with the reuse cap reached the loop stepped to %d (waiting %v)", l3.Step(), waiting)
+	}
+}
+
+func mustDir(t *testing.T, dir string) string {
+	t.Helper()
+	if err := osMkdirAll(dir); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+func TestLearningRateSchedule(t *testing.T) {
+	cfg := DefaultLoopConfig(rules.Chu)
+	cfg.Schedule = []LRStep{{0, 1e-3}, {100, 1e-4}}
+	cfg.WarmupSteps = 10
+	for _, c := range []struct {
+		step int64
+		want float64
+	}{{0, 1e-4}, {9, 1e-3}, {50, 1e-3}, {100, 1e-4}, {1000, 1e-4}} {
+		if got := cfg.LearningRate(c.step); got < c.want*0.999 || got > c.want*1.001 {
+			t.Errorf("LearningRate(%d) = %v, want %v", c.step, got, c.want)
+		}
+	}
+}
