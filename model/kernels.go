@@ -457,10 +457,10 @@ func (bn *batchNorm) backward(x, gamma, y, dy, dx, dgamma, dbeta, dres []float32
 type globalBias struct {
 	hw, c   int
 	threads int
-	mean  []float32 // n x c
-	bias  []float32 // n x c
-	dbias []float32
-	dmean []float32
+	mean    []float32 // n x c
+	bias    []float32 // n x c
+	dbias   []float32
+	dmean   []float32
 }
 
 func (g *globalBias) forward(x, wg, y []float32, n int) {

@@ -24,19 +24,19 @@ type progress struct {
 	deadline time.Time // zero: no time bound
 	maxSteps int64     // 0: no step bound
 
-	mu       sync.Mutex
-	games    int64
-	plies    int64
-	sims     int64
-	step     int64
+	mu        sync.Mutex
+	games     int64
+	plies     int64
+	sims      int64
+	step      int64
 	firstStep int64
-	stats    model.StepStats
-	waiting  bool
-	window   int
-	reuse    float64
-	ckpt     string
-	lastLine int
-	prev     struct {
+	stats     model.StepStats
+	waiting   bool
+	window    int
+	reuse     float64
+	ckpt      string
+	lastLine  int
+	prev      struct {
 		at                time.Time
 		plies, sims, step int64
 	}

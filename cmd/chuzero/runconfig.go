@@ -297,4 +297,3 @@ func (c *RunConfig) write(runDir string) error {
 	}
 	return selfplay.WriteFileAtomic(filepath.Join(runDir, "config.json"), append(data, '\n'))
 }
-
