@@ -150,59 +150,33 @@ func (n *Net) Forward(ws *Workspace, planes []float32, nb int) error {
 	rows := nb * hw
 	f := c.Filters
 	toNHWC(ws.threads, planes, ws.x, nb, s.Planes, hw)
-	ws.stem.forward(ws.x, n.stem.w, n.stem.b, ws.a[:rows*f], nb)
-	relu(ws.threads, ws.a[:rows*f])
-	for _, b := range n.blocks {
-		ws.c1.forward(ws.a, b.c1.w, b.c1.b, ws.b[:rows*f], nb)
-		relu(ws.threads, ws.b[:rows*f])
-		in2, out := ws.b, ws.t
-		if b.wg != nil {
-			ws.gp.forward(ws.b, b.wg, ws.t[:rows*f], nb)
-			in2, out = ws.t, ws.b
+	// three buffers rotate: a holds the block input, b the first
+	// convolution's output, o the block output
+	a, b, o := ws.a, ws.b, ws.t
+	ws.stem.forwardAct(ws.x, n.stem.w, n.stem.b, nil, a[:rows*f], nb, true)
+	for _, blk := range n.blocks {
+		ws.c1.forwardAct(a, blk.c1.w, blk.c1.b, nil, b[:rows*f], nb, true)
+		in2 := b
+		if blk.wg != nil {
+			ws.gp.forward(b, blk.wg, o[:rows*f], nb)
+			in2, b, o = o, o, b // the pooled copy is the input; b is free for the output
 		}
-		ws.c2.forward(in2, b.c2.w, b.c2.b, out[:rows*f], nb)
-		addRelu(ws.threads, ws.a[:rows*f], out[:rows*f])
+		ws.c2.forwardAct(in2, blk.c2.w, blk.c2.b, a[:rows*f], o[:rows*f], nb, true)
+		a, o = o, a
 	}
 	pf := c.PolicyFilters
-	ws.pconv.forward(ws.a, n.pconv.w, n.pconv.b, ws.ph[:rows*pf], nb)
-	relu(ws.threads, ws.ph[:rows*pf])
+	ws.pconv.forwardAct(a, n.pconv.w, n.pconv.b, nil, ws.ph[:rows*pf], nb, true)
 	ws.pout.forward(ws.ph, n.pout.w, n.pout.b, ws.Logits[:rows*s.PolicyPlanes()], nb)
 	if n.pass.w != nil {
 		meanPool(ws.ph, ws.pooled, nb, hw, pf)
 		dense(ws.pooled, n.pass.w, n.pass.b, ws.Pass, nb, pf, 1, false)
 	}
 	vf := c.ValueFilters
-	ws.vconv.forward(ws.a, n.vconv.w, n.vconv.b, ws.va[:rows*vf], nb)
-	relu(ws.threads, ws.va[:rows*vf])
+	ws.vconv.forwardAct(a, n.vconv.w, n.vconv.b, nil, ws.va[:rows*vf], nb, true)
 	meanMaxPool(ws.va, ws.vpool, ws.argmax, nb, hw, vf)
 	dense(ws.vpool, n.fc1.w, n.fc1.b, ws.vh, nb, 2*vf, c.ValueHidden, true)
 	dense(ws.vh, n.fc2.w, n.fc2.b, ws.Value, nb, c.ValueHidden, 3, false)
 	return nil
-}
-
-// relu applies max(0, x) in place.
-func relu(threads int, x []float32) {
-	parallel(threads, len(x), func(_, lo, hi int) {
-		for i, v := range x[lo:hi] {
-			if v < 0 {
-				x[lo+i] = 0
-			}
-		}
-	})
-}
-
-// addRelu sets acc = max(0, acc + y): the residual connection.
-func addRelu(threads int, acc, y []float32) {
-	parallel(threads, len(acc), func(_, lo, hi int) {
-		a, b := acc[lo:hi], y[lo:hi]
-		for i := range a {
-			v := a[i] + b[i]
-			if v < 0 {
-				v = 0
-			}
-			a[i] = v
-		}
-	})
 }
 
 // Logit returns the logit of policy index idx for position b of the last

@@ -109,11 +109,18 @@ func im2col(x []float32, h, w, cin, k, b0, nb int, col []float32) {
 // forward computes y = conv(x, wt) (+ bias per output channel, if given)
 // for a batch of n images.
 func (c *conv) forward(x, wt, bias, y []float32, n int) {
+	c.forwardAct(x, wt, bias, nil, y, n, false)
+}
+
+// forwardAct computes y = act(conv(x, wt) + bias + residual) (bias and
+// residual optional, act ReLU if relu is set), finishing each chunk while
+// it is still in cache.
+func (c *conv) forwardAct(x, wt, bias, residual, y []float32, n int, relu bool) {
 	hw := c.h * c.w
 	if c.k == 1 {
 		parallel(c.threads, n*hw, func(_, lo, hi int) {
 			gemm(false, false, hi-lo, c.cout, c.cin, 1, x[lo*c.cin:], c.cin, wt, c.cout, 0, y[lo*c.cout:], c.cout)
-			addBias(y[lo*c.cout:hi*c.cout], bias)
+			epilogue(y[lo*c.cout:hi*c.cout], bias, residualRows(residual, lo*c.cout, hi*c.cout), relu)
 		})
 		return
 	}
@@ -125,9 +132,56 @@ func (c *conv) forward(x, wt, bias, y []float32, n int) {
 			col := c.scratch(worker, nb*hw*kk)
 			im2col(x, c.h, c.w, c.cin, c.k, b, nb, col)
 			gemm(false, false, nb*hw, c.cout, kk, 1, col, kk, wt, c.cout, 0, y[b*hw*c.cout:], c.cout)
-			addBias(y[b*hw*c.cout:(b+nb)*hw*c.cout], bias)
+			lo, hi := b*hw*c.cout, (b+nb)*hw*c.cout
+			epilogue(y[lo:hi], bias, residualRows(residual, lo, hi), relu)
 		}
 	})
+}
+
+// epilogue sets y = act(y + bias + res) row by row (rows of len(bias)
+// channels; bias and res may be nil).
+func epilogue(y, bias, res []float32, relu bool) {
+	if bias == nil && res == nil && !relu {
+		return
+	}
+	if bias == nil {
+		if res != nil {
+			for i, v := range res[:len(y)] {
+				y[i] += v
+			}
+		}
+		if relu {
+			for i, v := range y {
+				y[i] = max(v, 0)
+			}
+		}
+		return
+	}
+	n := len(bias)
+	for r := 0; r+n <= len(y); r += n {
+		row := y[r : r+n]
+		b := bias[:len(row)]
+		switch {
+		case res != nil && relu:
+			rr := res[r : r+n][:len(row)]
+			for i, v := range row {
+				row[i] = max(v+b[i]+rr[i], 0)
+			}
+		case res != nil:
+			rr := res[r : r+n][:len(row)]
+			for i, v := range row {
+				row[i] = v + b[i] + rr[i]
+			}
+		case relu:
+			for i, v := range row {
+				row[i] = max(v+b[i], 0)
+			}
+		default:
+			for i, v := range row {
+				row[i] = v + b[i]
+			}
+		}
+	}
 }
 
 func addBias(y, bias []float32) {
