@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"chuzero/encode"
 	"chuzero/rules"
@@ -275,5 +276,11 @@ func TestDirichletSumsToOne(t *testing.T) {
 		if sum < 0.999999 || sum > 1.000001 {
 			t.Errorf("alpha %v: sum %v", alpha, sum)
 		}
+	}
+}
+
+func TestNodeBytes(t *testing.T) {
+	if got := int(unsafe.Sizeof(node{})); got != NodeBytes {
+		t.Errorf("NodeBytes = %d, the node is %d bytes", NodeBytes, got)
 	}
 }

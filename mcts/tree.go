@@ -14,6 +14,10 @@ const (
 
 // node is one position of the tree, reached from its parent by move. The
 // children of a node are contiguous in the arena.
+// NodeBytes is the memory of one tree node, for callers that bound the
+// tree by memory (Search.NodeCount() * NodeBytes).
+const NodeBytes = 40
+
 type node struct {
 	move      rules.Move
 	prior     float32

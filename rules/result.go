@@ -48,13 +48,14 @@ const (
 	ReasonResign                 // a player resigned (set by drivers, not by Game)
 	ReasonIllegalMove            // a player sent an illegal move and lost (set by match drivers)
 	ReasonAdjudicated            // a driver stopped the game (e.g. the opponents disagree on the rules)
+	ReasonForfeit                // a player failed to move: crashed, hung or ran out of time (set by match drivers)
 	numReasons
 )
 
 var reasonNames = [numReasons]string{
 	"none", "royal captured", "bare king", "no legal moves", "repetition", "perpetual check",
 	"perpetual attack", "mutual passing", "repetition loss", "two bare royals", "bare king draw", "max plies",
-	"resignation", "illegal move", "adjudication",
+	"resignation", "illegal move", "adjudication", "forfeit",
 }
 
 // String returns a short lowercase description ("bare king").

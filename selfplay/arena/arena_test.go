@@ -1,0 +1,385 @@
+package arena_test
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"chuzero/mcts"
+	"chuzero/rules"
+	"chuzero/selfplay/arena"
+	"chuzero/selfplay/cecp"
+)
+
+// TestMain lets the test binary act as a CECP engine for the engine
+// tests: CHUZERO_FAKE_ENGINE selects its behaviour.
+func TestMain(m *testing.M) {
+	if mode := os.Getenv("CHUZERO_FAKE_ENGINE"); mode != "" {
+		os.Exit(fakeEngine(mode))
+	}
+	os.Exit(m.Run())
+}
+
+// fakeEngine is a scripted CECP engine: "cecp" is chuzero's own engine
+// (uniform search); the others misbehave in one way each.
+func fakeEngine(mode string) int {
+	if mode == "cecp" {
+		e, err := cecp.New(cecp.Config{Name: "fake", Budget: arena.Budget{Simulations: 8}})
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		if err := e.Serve(context.Background(), os.Stdin, os.Stdout); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		return 0
+	}
+	r := rules.MustNew(rules.DefaultConfig(rules.Chu))
+	g := rules.NewGame(r.StartPosition())
+	sc := bufio.NewScanner(os.Stdin)
+	for sc.Scan() {
+		f := strings.Fields(sc.Text())
+		if len(f) == 0 {
+			continue
+		}
+		switch f[0] {
+		case "protover":
+			fmt.Println(`feature myname="fake" variants="chu" usermove=1 ping=1 memory=1 setboard=1`)
+			fmt.Println(`feature option="Allow repeats -check 0" done=1`)
+		case "ping":
+			fmt.Println("pong", f[1])
+		case "new":
+			g = rules.NewGame(r.StartPosition())
+		case "setboard":
+			pos, err := r.ParseFEN(strings.Join(f[1:], " "))
+			if err != nil {
+				fmt.Println("tellusererror Illegal position")
+				continue
+			}
+			g = rules.NewGame(pos)
+		case "usermove":
+			if mode == "refuse" {
+				fmt.Println("Illegal move: " + f[1])
+				continue
+			}
+			if _, err := g.PlayString(f[1]); err != nil {
+				fmt.Println("Illegal move: " + f[1])
+			}
+		case "go":
+			switch mode {
+			case "crash":
+				fmt.Fprintln(os.Stderr, "fake engine: segmentation fault")
+				return 139
+			case "hang":
+				continue
+			case "illegal":
+				fmt.Println("move a1a12")
+				continue
+			case "claim":
+				fmt.Println("0-1 {fake claims a win}")
+				continue
+			case "resign":
+				fmt.Println("resign")
+				continue
+			}
+			// "split": a double move when there is one, printed on two
+			// lines as HaChu does; otherwise the first legal move.
+			moves := g.LegalMoves()
+			m := moves[0]
+			for _, c := range moves {
+				if c.IsDouble() && !c.IsIgui() {
+					m = c
+					break
+				}
+			}
+			text := g.Position().MoveString(m)
+			g.Play(m)
+			if first, second, ok := strings.Cut(text, ","); ok {
+				fmt.Println("# thinking about " + text)
+				fmt.Println("move " + first + ",")
+				fmt.Println("move " + second)
+			} else {
+				fmt.Println("move " + text)
+			}
+		case "quit":
+			return 0
+		}
+	}
+	return 0
+}
+
+func fake(mode string) *arena.Engine {
+	return &arena.Engine{Label: "fake-" + mode, Command: []string{os.Args[0]}, Env: []string{"CHUZERO_FAKE_ENGINE=" + mode}, Timeout: 3 * time.Second}
+}
+
+func chuRules(t *testing.T, opts ...string) rules.Config {
+	t.Helper()
+	c := rules.DefaultConfig(rules.Chu)
+	for _, o := range opts {
+		if err := c.SetAssignment(o); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return c
+}
+
+func runMatch(t *testing.T, cfg arena.Config, players ...arena.Entrant) (*arena.Standings, []arena.GameRecord) {
+	t.Helper()
+	if cfg.Dir == "" {
+		cfg.Dir = t.TempDir()
+	}
+	m, err := arena.New(cfg, players...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	st, err := m.Run(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, err := arena.ReadGameRecords(filepath.Join(cfg.Dir, "games.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) != st.Games {
+		t.Fatalf("%d records for %d games", len(recs), st.Games)
+	}
+	for i := range recs {
+		if _, err := recs[i].Replay(); err != nil {
+			t.Errorf("record %d does not replay: %v", i, err)
+		}
+	}
+	return st, recs
+}
+
+// Greedy beats random, games come in colour-swapped pairs over the same
+// openings, and every file of the match is written.
+func TestGreedyBeatsRandom(t *testing.T) {
+	dir := t.TempDir()
+	cfg := arena.Config{Rules: rules.DefaultConfig(rules.Sho), Games: 12, Concurrency: 3, Seed: 7, Dir: dir}
+	st, recs := runMatch(t, cfg, arena.Greedy{}, arena.Random{})
+	sc := st.Score(0, 1)
+	if sc.Games() != 12 || sc.Wins <= sc.Losses+4 {
+		t.Errorf("greedy vs random: %+v", sc)
+	}
+	byPair := map[int][]arena.GameRecord{}
+	for _, r := range recs {
+		byPair[r.Pair] = append(byPair[r.Pair], r)
+	}
+	for p, rs := range byPair {
+		if len(rs) != 2 || rs[0].Sente != rs[1].Gote || strings.Join(rs[0].Moves[:rs[0].OpeningPlies], " ") != strings.Join(rs[1].Moves[:rs[1].OpeningPlies], " ") {
+			t.Errorf("pair %d is not one opening with colours swapped: %+v", p, rs)
+		}
+		if rs[0].OpeningPlies != 6 {
+			t.Errorf("opening of %d plies, want the default 6", rs[0].OpeningPlies)
+		}
+	}
+	pgn, err := os.ReadFile(filepath.Join(dir, "games.pgn"))
+	if err != nil || strings.Count(string(pgn), `[Variant "sho"]`) != 12 || !strings.Contains(string(pgn), `[White "`) {
+		t.Errorf("games.pgn: %v\n%.400s", err, pgn)
+	}
+	var sum arena.Summary
+	b, _ := os.ReadFile(filepath.Join(dir, "results.json"))
+	if err := json.Unmarshal(b, &sum); err != nil || sum.Games != 12 || len(sum.Pairs) != 1 || sum.Pairs[0].Wins != sc.Wins {
+		t.Errorf("results.json: %v %+v", err, sum)
+	}
+	var out strings.Builder
+	st.WriteTable(&out)
+	if !strings.Contains(out.String(), "greedy") || !strings.Contains(out.String(), "95% interval") {
+		t.Errorf("table:\n%s", out.String())
+	}
+}
+
+// An SPRT between unequal players stops well before the game limit.
+func TestSPRTStopsEarly(t *testing.T) {
+	cfg := arena.Config{Rules: rules.DefaultConfig(rules.Sho), Games: 400, Concurrency: 2, Seed: 3,
+		SPRT: &arena.SPRT{Elo0: 0, Elo1: 100, Alpha: 0.05, Beta: 0.05}}
+	st, _ := runMatch(t, cfg, arena.Greedy{}, arena.Random{})
+	if st.SPRT == nil || st.SPRT.Decision != arena.AcceptH1 || st.Games >= 400 {
+		t.Fatalf("SPRT: %+v after %d games", st.SPRT, st.Games)
+	}
+	t.Logf("H1 accepted after %d games, LLR %.2f", st.Games, st.SPRT.LLR)
+}
+
+// A round robin of three rates everyone, anchored on the first.
+func TestRoundRobin(t *testing.T) {
+	cfg := arena.Config{Rules: rules.DefaultConfig(rules.Sho), Games: 6, Concurrency: 2, Seed: 5}
+	st, recs := runMatch(t, cfg, arena.Random{}, arena.Greedy{}, arena.NewSearcher("uniform-16", mcts.Uniform{}, arena.Budget{Simulations: 16}))
+	if st.Games != 18 || len(recs) != 18 {
+		t.Fatalf("%d games, want 3 pairings x 6", st.Games)
+	}
+	rs, err := st.Ratings(0)
+	if err != nil || len(rs) != 3 || rs[0].Elo != 0 {
+		t.Fatalf("ratings %+v, %v", rs, err)
+	}
+}
+
+// The referee: a move it rejects loses; a crash or a hang forfeits; a
+// refused move or a premature claim is a rules disagreement, adjudicated
+// a draw; a resignation loses. Each is noted in the record.
+func TestReferee(t *testing.T) {
+	for _, tc := range []struct {
+		mode, reason, note string
+		engineLoses, draw  bool
+	}{
+		{"illegal", "illegal move", "a1a12", true, false},
+		{"crash", "forfeit", "segmentation fault", true, false},
+		{"hang", "forfeit", "timed out", true, false},
+		{"refuse", "adjudication", "refused", false, true},
+		{"claim", "adjudication", "fake claims a win", false, true},
+		{"resign", "resignation", "", true, false},
+	} {
+		t.Run(tc.mode, func(t *testing.T) {
+			e := fake(tc.mode)
+			if tc.mode == "hang" {
+				e.Timeout = 300 * time.Millisecond
+			}
+			cfg := arena.Config{Rules: chuRules(t), Games: 2, Openings: []arena.Opening{{}}}
+			st, recs := runMatch(t, cfg, arena.Random{}, e)
+			for _, r := range recs {
+				if r.Reason != tc.reason || !strings.Contains(r.Note, tc.note) {
+					t.Errorf("game %d: %s (%s), want %s with %q", r.Index, r.Reason, r.Note, tc.reason, tc.note)
+				}
+			}
+			sc := st.Score(1, 0)
+			if tc.engineLoses && sc.Losses != 2 || tc.draw && sc.Draws != 2 {
+				t.Errorf("engine's score %+v", sc)
+			}
+		})
+	}
+}
+
+// Two-line Lion moves are joined; chuzero's own CECP engine plays through
+// the whole protocol without a single disagreement.
+func TestEngineProtocol(t *testing.T) {
+	// A Lion facing pawns: the split engine's first double move comes at
+	// once (the start position is sent with setboard).
+	lion := arena.Opening{Start: "6k5/12/12/12/12/12/12/3ppp6/4N7/12/12/6K5 b - 1"}
+	cfg := arena.Config{Rules: chuRules(t, "MaxPlies=60"), Games: 4, Seed: 1, Concurrency: 2, Openings: []arena.Opening{{}, lion}}
+	st, recs := runMatch(t, cfg, fake("split"), fake("cecp"))
+	if st.IllegalMoves+st.Forfeits+st.Adjudicated != 0 {
+		t.Fatalf("protocol trouble: %+v %+v", st, recs)
+	}
+	double := false
+	for _, r := range recs {
+		for _, m := range r.Moves {
+			double = double || strings.Contains(m, ",")
+		}
+	}
+	if !double {
+		t.Errorf("no double move was played; the two-line form went untested")
+	}
+}
+
+// A rejected move that another rules option allows is a disagreement,
+// not a loss.
+func TestRuleDependent(t *testing.T) {
+	// Hodges lets a piece promote on a non-capture inside the zone; JCSA
+	// does not. A Sente Gold... use a Silver already in the zone.
+	r := rules.MustNew(chuRules(t))
+	pos, err := r.ParseSFEN("6k5/12/12/3S8/12/12/12/12/12/12/12/6K5 b - 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := rules.NewGame(pos)
+	if opt := arena.RuleDependent(g, "d9d10+"); opt != "PromotionRule=Hodges" {
+		t.Errorf("d9d10+ under JCSA: %q, want PromotionRule=Hodges", opt)
+	}
+	if opt := arena.RuleDependent(g, "d9d12"); opt != "" {
+		t.Errorf("a silver jumping three squares: %q, want no option", opt)
+	}
+}
+
+// Openings files: startpos, SFEN, moves; errors name the line.
+func TestOpenings(t *testing.T) {
+	r := rules.MustNew(rules.DefaultConfig(rules.Chu))
+	start := r.StartPosition()
+	good := "# comment\nstartpos\nstartpos moves f4f5 g9g8\n\nf4f5\n" + start.SFEN() + " moves e4e5\n"
+	os, err := arena.ParseOpenings(strings.NewReader(good), "good", r)
+	if err != nil || len(os) != 4 || len(os[1].Moves) != 2 || len(os[2].Moves) != 1 || os[3].Start == "" {
+		t.Fatalf("%+v, %v", os, err)
+	}
+	for _, bad := range []string{"startpos moves f4f9", "xyz/ b - 1", "", "# nothing"} {
+		if _, err := arena.ParseOpenings(strings.NewReader(bad), "bad", r); err == nil {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+	if _, err := arena.ParseOpenings(strings.NewReader("startpos\nstartpos moves f4f9\n"), "bad", r); err == nil || !strings.Contains(err.Error(), "bad:2") {
+		t.Errorf("error does not name the line: %v", err)
+	}
+	ops, err := arena.RandomOpenings(r, 20, 6, 1)
+	if err != nil || len(ops) != 20 {
+		t.Fatalf("random openings: %d, %v", len(ops), err)
+	}
+	seen := map[string]bool{}
+	for _, o := range ops {
+		g, err := o.Game(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if seen[g.Position().SFEN()] {
+			t.Errorf("opening repeated: %s", o)
+		}
+		seen[g.Position().SFEN()] = true
+	}
+}
+
+// Real games against HaChu (Debian's hachu): with its options set as
+// close to our rules as they go and the referee on the rules HaChu plays,
+// short games at low depth finish with no move rejected on either side.
+func TestHaChu(t *testing.T) {
+	if _, err := arena.LookPath("hachu"); err != nil {
+		t.Skip("hachu is not installed (apt-get install hachu); .ci/run installs it")
+	}
+	for _, tc := range []struct {
+		variant rules.VariantID
+		opts    []string
+	}{
+		{rules.Chu, []string{"PromotionRule=Hodges", "LionProtection=AfterMove", "Repetition=Forbid", "MaxPlies=150"}},
+	} {
+		t.Run(tc.variant.String(), func(t *testing.T) {
+			c := rules.DefaultConfig(tc.variant)
+			for _, o := range tc.opts {
+				if err := c.SetAssignment(o); err != nil {
+					t.Fatal(err)
+				}
+			}
+			var log strings.Builder
+			cfg := arena.Config{Rules: c, Games: 4, Concurrency: 2, Seed: 11, Log: slog.New(slog.NewTextHandler(&log, nil))}
+			st, recs := runMatch(t, cfg, arena.NewSearcher("uniform-32", mcts.Uniform{}, arena.Budget{Simulations: 32}),
+				&arena.Engine{Command: []string{"hachu"}, Depth: 1, MoveTime: time.Second})
+			for _, r := range recs {
+				t.Logf("game %d: %s vs %s: %s (%s) in %d plies %s", r.Index, r.Sente, r.Gote, r.Result, r.Reason, r.Plies, r.Note)
+			}
+			if st.IllegalMoves+st.Forfeits+st.Adjudicated != 0 {
+				t.Errorf("moves rejected or disagreements: %+v\n%s", st.Summary(), log.String())
+			}
+		})
+	}
+	// On our default rules (JCSA promotion and repetition), which HaChu
+	// does not fully share, disagreements may happen: they must be
+	// adjudicated and logged, never lose a game for a rules difference.
+	t.Run("jcsa", func(t *testing.T) {
+		var log strings.Builder
+		cfg := arena.Config{Rules: chuRules(t, "MaxPlies=150"), Games: 4, Concurrency: 2, Seed: 12, Log: slog.New(slog.NewTextHandler(&log, nil))}
+		st, recs := runMatch(t, cfg, arena.NewSearcher("uniform-32", mcts.Uniform{}, arena.Budget{Simulations: 32}),
+			&arena.Engine{Command: []string{"hachu"}, Depth: 1, MoveTime: time.Second})
+		if st.IllegalMoves+st.Forfeits != 0 {
+			t.Errorf("illegal moves or forfeits: %+v", st.Summary())
+		}
+		for _, r := range recs {
+			if r.Reason == "adjudication" && (r.Note == "" || !strings.Contains(log.String(), "adjudicated")) {
+				t.Errorf("game %d adjudicated without a note or a log line", r.Index)
+			}
+		}
+	})
+}

@@ -1,0 +1,33 @@
+// Package arena plays matches: checkpoints, external engines and built-in
+// baselines against each other, refereed by the rules core, with Elo,
+// confidence intervals and a sequential test (SPRT) to stop early.
+//
+//	m, _ := arena.New(arena.Config{Rules: rules.DefaultConfig(rules.Chu), Games: 20, Concurrency: 2},
+//		arena.NewSearcher("net", evaluator, arena.Budget{Simulations: 200}),
+//		&arena.Engine{Command: []string{"hachu"}, Depth: 2})
+//	st, _ := m.Run(ctx)
+//	st.WriteTable(os.Stdout)
+//
+// Players: Searcher (tree search with any mcts.Evaluator: a network
+// through model.Batcher, or mcts.Uniform), Engine (any CECP engine, one
+// process per game, e.g. Debian's hachu), Random and Greedy (one-ply
+// material). The package does not import the model: the caller wires
+// networks in as evaluators.
+//
+// Games: each opening (from a file, or random balanced openings) is played
+// twice per pairing, colours swapped; games run in parallel. The referee
+// is a rules.Game under the match's rules. A move it rejects loses the
+// game for its player (ReasonIllegalMove), unless another setting of a
+// rules option would allow it, in which case the game is a draw by
+// adjudication noting the option: the players disagree on the rules, not
+// on the game. An engine refusing a move the referee accepted, or ending a
+// game the referee plays on, is adjudicated the same way; an engine that
+// crashes, hangs past its timeout or cannot speak the protocol forfeits
+// (ReasonForfeit). Every adjudication is logged and noted in the record.
+//
+// Results: Elo from the pair results with 95% intervals (Score,
+// EloInterval; Ratings for a round robin), and SPRT (GSPRT, as fishtest)
+// that stops a two-player match as soon as it decides. Records:
+// games.jsonl (machine notation with the start SFEN), games.pgn (for
+// XBoard) and results.json, rewritten atomically after every game.
+package arena

@@ -1,0 +1,385 @@
+package arena
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"chuzero/rules"
+	"chuzero/selfplay"
+)
+
+// Config configures a match.
+type Config struct {
+	Rules rules.Config // the referee's rules
+	// Openings are played in turn, each twice per pairing (colours
+	// swapped). Empty: random balanced openings of OpeningPlies plies.
+	Openings     []Opening
+	OpeningPlies int // default 6
+	// Games per pairing (rounded up to an even number; default: two per
+	// opening, or 10 with random openings).
+	Games int
+	// Concurrency is the number of games played at once (default 1).
+	Concurrency int
+	Seed        uint64
+	// SPRT, with exactly two entrants, stops the match as soon as the test
+	// decides (the games in flight are finished and counted).
+	SPRT *SPRT
+	// Dir, if set, receives games.jsonl, games.pgn and results.json,
+	// rewritten atomically after every game.
+	Dir string
+	// Event names the match in the PGN.
+	Event string
+	Log   *slog.Logger
+}
+
+// Match plays games between entrants: every pair of them (a round robin
+// for more than two) over the openings, colours swapped.
+type Match struct {
+	cfg      Config
+	rules    *rules.Rules
+	entrants []Entrant
+	// OnGame is called after each game with the record and the standings
+	// so far (from the match's goroutines, one call at a time).
+	OnGame func(*GameRecord, *Standings)
+
+	mu      sync.Mutex
+	st      *Standings
+	records []GameRecord
+}
+
+// job is one game to play.
+type job struct {
+	index, pair int
+	sente, gote int // entrant indices
+	opening     Opening
+}
+
+// New returns a match; nothing runs before Run.
+func New(cfg Config, entrants ...Entrant) (*Match, error) {
+	if len(entrants) < 2 {
+		return nil, errors.New("arena: a match needs at least two players")
+	}
+	names := map[string]bool{}
+	for _, e := range entrants {
+		if names[e.Name()] {
+			return nil, fmt.Errorf("arena: two players are called %q; name them apart", e.Name())
+		}
+		names[e.Name()] = true
+	}
+	r, err := rules.New(cfg.Rules)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.SPRT != nil {
+		if len(entrants) != 2 {
+			return nil, errors.New("arena: an SPRT needs exactly two players")
+		}
+		if err := cfg.SPRT.Validate(); err != nil {
+			return nil, err
+		}
+	}
+	if cfg.OpeningPlies <= 0 {
+		cfg.OpeningPlies = 6
+	}
+	if cfg.Games <= 0 {
+		cfg.Games = 2 * len(cfg.Openings)
+		if cfg.Games == 0 {
+			cfg.Games = 10
+		}
+	}
+	cfg.Games += cfg.Games % 2
+	if cfg.Concurrency <= 0 {
+		cfg.Concurrency = 1
+	}
+	if cfg.Event == "" {
+		cfg.Event = "chuzero arena"
+	}
+	if cfg.Log == nil {
+		cfg.Log = slog.New(slog.DiscardHandler)
+	}
+	if len(cfg.Openings) == 0 {
+		if cfg.Openings, err = RandomOpenings(r, cfg.Games/2, cfg.OpeningPlies, cfg.Seed); err != nil {
+			return nil, err
+		}
+	}
+	for i, o := range cfg.Openings {
+		if _, err := o.Game(r); err != nil {
+			return nil, fmt.Errorf("arena: opening %d (%s): %w", i+1, o, err)
+		}
+	}
+	m := &Match{cfg: cfg, rules: r, entrants: entrants}
+	m.st = newStandings(entrants, cfg.SPRT)
+	return m, nil
+}
+
+// Standings returns a copy of the standings so far.
+func (m *Match) Standings() *Standings {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.st.clone()
+}
+
+// jobs lists the games: for each opening pair, every pairing, both colours.
+func (m *Match) jobs() []job {
+	var out []job
+	n := len(m.entrants)
+	idx := 0
+	for k := 0; k < m.cfg.Games/2; k++ {
+		o := m.cfg.Openings[k%len(m.cfg.Openings)]
+		pair := 0
+		for i := 0; i < n; i++ {
+			for j := i + 1; j < n; j++ {
+				p := k*n*(n-1)/2 + pair
+				out = append(out, job{index: idx, pair: p, sente: i, gote: j, opening: o})
+				out = append(out, job{index: idx + 1, pair: p, sente: j, gote: i, opening: o})
+				idx += 2
+				pair++
+			}
+		}
+	}
+	return out
+}
+
+// Run plays the match until every game is played, the SPRT decides or ctx
+// ends, and returns the standings. Games cut short by ctx are not counted.
+// A player that cannot be opened (an engine that does not start) ends the
+// match with an error.
+func (m *Match) Run(ctx context.Context) (*Standings, error) {
+	if m.cfg.Dir != "" {
+		if err := os.MkdirAll(m.cfg.Dir, 0o755); err != nil {
+			return nil, err
+		}
+	}
+	jobs := m.jobs()
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	next := make(chan job)
+	stop := make(chan struct{}) // closed when the SPRT has decided
+	var stopOnce sync.Once
+	var wg sync.WaitGroup
+	errs := make(chan error, m.cfg.Concurrency)
+	for w := 0; w < m.cfg.Concurrency; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range next {
+				rec, err := m.play(ctx, j)
+				if err != nil {
+					if ctx.Err() == nil {
+						errs <- err
+						cancel()
+					}
+					return
+				}
+				if m.record(rec) {
+					stopOnce.Do(func() { close(stop) })
+				}
+			}
+		}()
+	}
+feed:
+	for _, j := range jobs {
+		select {
+		case next <- j:
+		case <-stop:
+			break feed
+		case <-ctx.Done():
+			break feed
+		}
+	}
+	close(next)
+	wg.Wait()
+	close(errs)
+	st := m.Standings()
+	if err := <-errs; err != nil {
+		return st, err
+	}
+	return st, nil
+}
+
+// record adds a finished game; it reports whether the SPRT has decided.
+func (m *Match) record(rec *GameRecord) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.st.add(rec)
+	m.records = append(m.records, *rec)
+	if m.cfg.Dir != "" {
+		if err := m.save(); err != nil {
+			m.cfg.Log.Error("saving the match records failed", "dir", m.cfg.Dir, "err", err)
+		}
+	}
+	if m.OnGame != nil {
+		m.OnGame(rec, m.st.clone())
+	}
+	return m.st.SPRT != nil && m.st.SPRT.Decision != Continue
+}
+
+// save rewrites the match files atomically (called with mu held).
+func (m *Match) save() error {
+	var jl, pgn bytes.Buffer
+	enc := json.NewEncoder(&jl)
+	for i := range m.records {
+		if err := enc.Encode(&m.records[i]); err != nil {
+			return err
+		}
+		if err := m.records[i].WritePGN(&pgn, m.cfg.Event); err != nil {
+			return err
+		}
+	}
+	res, err := json.MarshalIndent(m.st.Summary(), "", "  ")
+	if err != nil {
+		return err
+	}
+	for name, data := range map[string][]byte{"games.jsonl": jl.Bytes(), "games.pgn": pgn.Bytes(), "results.json": append(res, '\n')} {
+		if err := selfplay.WriteFileAtomic(filepath.Join(m.cfg.Dir, name), data); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// play plays one game under the referee. Only a failure to open a
+// player, or ctx ending, is an error; a player's failure to move loses it
+// the game.
+func (m *Match) play(ctx context.Context, j job) (*GameRecord, error) {
+	g, err := j.opening.Game(m.rules)
+	if err != nil {
+		return nil, err
+	}
+	start := g.Start()
+	seed := uint64(j.index)*0x9e3779b97f4a7c15 ^ m.cfg.Seed
+	ids := [2]int{j.sente, j.gote}
+	var players [2]Player
+	defer func() {
+		for _, p := range players {
+			if p != nil {
+				p.Close()
+			}
+		}
+	}()
+	for side, id := range ids {
+		p, err := m.entrants[id].Open(ctx, m.rules, seed+uint64(side)+1)
+		if err != nil {
+			return nil, fmt.Errorf("arena: opening %s: %w", m.entrants[id].Name(), err)
+		}
+		players[side] = p
+	}
+	rec := &GameRecord{
+		Index: j.index, Pair: j.pair,
+		Sente: m.entrants[j.sente].Name(), Gote: m.entrants[j.gote].Name(),
+		Variant: m.rules.Variant().Name, Rules: m.rules.Config().String(),
+		Start: start.SFEN(), OpeningPlies: g.Len(), Started: time.Now().UTC(),
+	}
+	result := g.Result()
+	for !result.Over() {
+		side := g.Position().SideToMove()
+		other := side ^ 1
+		name := m.entrants[ids[side]].Name()
+		reply, err := players[side].Move(ctx, g)
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		var rej *RejectedError
+		switch {
+		case errors.As(err, &rej):
+			result = rules.Result{Outcome: rules.Draw, Reason: rules.ReasonAdjudicated}
+			rec.Note = fmt.Sprintf("rules disagreement: %s refused %s, which the referee accepted (%s)", name, rej.Move, rej.Reason)
+		case err != nil:
+			result = rules.WinFor(other, rules.ReasonForfeit)
+			rec.Note = fmt.Sprintf("%s failed to move: %v", name, err)
+		case reply.Resign:
+			result = rules.WinFor(other, rules.ReasonResign)
+		case reply.Claim != "":
+			result = rules.Result{Outcome: rules.Draw, Reason: rules.ReasonAdjudicated}
+			rec.Note = fmt.Sprintf("rules disagreement: %s ended the game with %q where the referee plays on", name, reply.Claim)
+		default:
+			text := reply.Text
+			if text == "" && reply.Move != rules.NoMove {
+				text = g.Position().MoveString(reply.Move)
+			}
+			if reply.Move != rules.NoMove {
+				mt := g.Position().MoveString(reply.Move)
+				if g.Play(reply.Move) == nil {
+					rec.Moves = append(rec.Moves, mt)
+					result = g.Result()
+					continue
+				}
+			}
+			if opt := RuleDependent(g, text); opt != "" {
+				result = rules.Result{Outcome: rules.Draw, Reason: rules.ReasonAdjudicated}
+				rec.Note = fmt.Sprintf("rules disagreement: %s played %s, legal only with %s", name, text, opt)
+			} else {
+				result = rules.WinFor(other, rules.ReasonIllegalMove)
+				rec.Note = fmt.Sprintf("%s played %q, which the referee rejects", name, text)
+			}
+		}
+		if rec.Note != "" {
+			m.cfg.Log.Warn("arena game adjudicated", "game", j.index, "sente", rec.Sente, "gote", rec.Gote,
+				"ply", g.Len(), "sfen", g.Position().SFEN(), "result", result.String(), "note", rec.Note)
+		}
+		break
+	}
+	rec.Result = result.PGN()
+	if c, ok := result.Winner(); ok {
+		rec.Winner = c.String()
+	}
+	rec.Reason = result.Reason.String()
+	rec.Plies = len(rec.Moves) + rec.OpeningPlies
+	rec.Moves = append(openingMoves(g, rec.OpeningPlies), rec.Moves...)
+	rec.Seconds = time.Since(rec.Started).Seconds()
+	return rec, nil
+}
+
+// openingMoves returns the first n moves of g in machine notation.
+func openingMoves(g *rules.Game, n int) []string {
+	replay := rules.NewGame(g.Start())
+	out := make([]string, 0, n)
+	for i := 0; i < n; i++ {
+		m := g.MoveAt(i)
+		out = append(out, replay.Position().MoveString(m))
+		replay.Push(m)
+	}
+	return out
+}
+
+// RuleDependent reports whether a move the referee rejected in g's
+// current position would be legal under other rules options: it returns
+// the first "Name=Value" that allows it ("Repetition" when only the
+// repetition ban stops it), or "" for a move no rules option allows.
+func RuleDependent(g *rules.Game, text string) string {
+	pos := g.Position()
+	cfg := pos.Rules().Config()
+	if m, err := pos.ParseMove(text); err == nil && pos.IsLegal(m) {
+		v, _ := cfg.Value("Repetition")
+		return "a repetition rule other than Repetition=" + v
+	}
+	sfen := pos.SFEN()
+	for _, opt := range rules.Options(cfg.Variant) {
+		for _, v := range opt.Values {
+			alt := cfg
+			if alt.Set(opt.Name, v) != nil || alt == cfg {
+				continue
+			}
+			ar, err := rules.New(alt)
+			if err != nil {
+				continue
+			}
+			ap, err := ar.ParseSFEN(sfen)
+			if err != nil {
+				continue
+			}
+			if m, err := ap.ParseMove(text); err == nil && ap.IsLegal(m) {
+				return opt.Name + "=" + v
+			}
+		}
+	}
+	return ""
+}

@@ -1,0 +1,168 @@
+package arena
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"chuzero/mcts"
+	"chuzero/rules"
+)
+
+// Budget bounds one search: a number of simulations, a time, or both
+// (whichever ends first). A zero Budget is invalid.
+type Budget struct {
+	Simulations int
+	Time        time.Duration
+}
+
+// Validate reports a budget that bounds nothing or is negative.
+func (b Budget) Validate() error {
+	if b.Simulations < 0 || b.Time < 0 {
+		return fmt.Errorf("arena: negative search budget %+v", b)
+	}
+	if b.Simulations == 0 && b.Time == 0 {
+		return errors.New("arena: a search budget needs simulations or a time")
+	}
+	return nil
+}
+
+// String returns e.g. "800 sims" or "2s".
+func (b Budget) String() string {
+	switch {
+	case b.Time == 0:
+		return fmt.Sprintf("%d sims", b.Simulations)
+	case b.Simulations == 0:
+		return b.Time.String()
+	}
+	return fmt.Sprintf("%d sims/%v", b.Simulations, b.Time)
+}
+
+// Searcher plays by tree search with an evaluator (a network, or
+// mcts.Uniform for pure rules-scored search): the most visited move (PUCT,
+// no noise, temperature 0), or the Gumbel winner with Gumbel on. The tree
+// is kept from move to move.
+type Searcher struct {
+	Label  string         // its name in tables and records
+	Eval   mcts.Evaluator // shared by concurrent games (a batcher batches them)
+	Config mcts.Config
+	Budget Budget
+	Gumbel bool
+}
+
+// NewSearcher returns a searcher with the deterministic match settings of
+// mcts.DefaultConfig: no temperature, tree reuse.
+func NewSearcher(label string, eval mcts.Evaluator, b Budget) *Searcher {
+	c := mcts.DefaultConfig()
+	c.Temperature, c.TemperatureMoves, c.FinalTemperature = 0, 0, 0
+	c.ReuseTree = true
+	return &Searcher{Label: label, Eval: eval, Config: c, Budget: b}
+}
+
+// Name implements Entrant.
+func (s *Searcher) Name() string { return s.Label }
+
+// Open implements Entrant.
+func (s *Searcher) Open(_ context.Context, _ *rules.Rules, seed uint64) (Player, error) {
+	if err := s.Budget.Validate(); err != nil {
+		return nil, err
+	}
+	cfg := s.Config
+	cfg.Gumbel = s.Gumbel
+	search, err := mcts.New(cfg, s.Eval, seed)
+	if err != nil {
+		return nil, err
+	}
+	return &SearchPlayer{Search: search, Budget: s.Budget, Gumbel: s.Gumbel}, nil
+}
+
+// SearchPlayer is the Player of a Searcher; the CECP engine uses it too.
+type SearchPlayer struct {
+	Search *mcts.Search
+	Budget Budget
+	Gumbel bool
+	// Chunk is the number of simulations between clock checks of a timed
+	// search (default 16).
+	Chunk int
+	// MaxNodes, if > 0, stops a timed search once the tree holds this
+	// many nodes (the engine's "memory" limit; see mcts.NodeBytes).
+	MaxNodes int
+	// Last is the result of the last search (its root statistics).
+	Last *mcts.Result
+}
+
+// Move implements Player: a search of the budget, then its best move.
+func (p *SearchPlayer) Move(ctx context.Context, g *rules.Game) (Reply, error) {
+	res, err := p.Think(ctx, g)
+	if err != nil {
+		return Reply{}, err
+	}
+	return Reply{Move: res.Best, Value: res.RootValue, Nodes: int64(res.Simulations)}, nil
+}
+
+// Think searches the current position of g within the budget and returns
+// the root statistics; Best is the move to play. A timed search runs in
+// chunks on the same tree until the time is spent, and always completes at
+// least one chunk. Cancelling ctx stops a timed search early with what it
+// has; an untimed search returns ctx's error.
+func (p *SearchPlayer) Think(ctx context.Context, g *rules.Game) (*mcts.Result, error) {
+	if err := p.Budget.Validate(); err != nil {
+		return nil, err
+	}
+	if p.Budget.Time == 0 {
+		res, err := p.Search.Run(ctx, g, mcts.Options{Simulations: p.Budget.Simulations, Gumbel: p.Gumbel})
+		if err == nil {
+			p.Last = res
+		}
+		return res, err
+	}
+	// Timed: PUCT chunks accumulate in the reused tree (a Gumbel search
+	// shares a fixed budget among its candidates, so it is not chunked:
+	// it gets the simulation budget, or 64, within the time).
+	deadline := time.Now().Add(p.Budget.Time)
+	chunk := p.Chunk
+	if chunk <= 0 {
+		chunk = 16
+	}
+	if p.Gumbel {
+		n := p.Budget.Simulations
+		if n == 0 {
+			n = 64
+		}
+		tctx, cancel := context.WithDeadline(ctx, deadline)
+		defer cancel()
+		res, err := p.Search.Run(tctx, g, mcts.Options{Simulations: n, Gumbel: true})
+		if err == nil {
+			p.Last = res
+		}
+		return res, err
+	}
+	var last *mcts.Result
+	total := 0
+	for {
+		n := chunk
+		if p.Budget.Simulations > 0 {
+			n = min(n, p.Budget.Simulations-total)
+		}
+		res, err := p.Search.Run(ctx, g, mcts.Options{Simulations: n})
+		if err != nil {
+			if last != nil && ctx.Err() != nil {
+				break // stopped: play what we have
+			}
+			return nil, err
+		}
+		total += res.Simulations
+		last = res
+		if time.Now().After(deadline) || (p.Budget.Simulations > 0 && total >= p.Budget.Simulations) ||
+			(p.MaxNodes > 0 && p.Search.NodeCount() >= p.MaxNodes) {
+			break
+		}
+	}
+	last.Simulations = total
+	p.Last = last
+	return last, nil
+}
+
+// Close implements Player.
+func (p *SearchPlayer) Close() error { return nil }
