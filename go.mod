@@ -8,6 +8,7 @@ require (
 	github.com/prometheus/common v0.66.1
 	gonum.org/v1/gonum v0.15.1
 	gonum.org/v1/netlib v0.0.0-20220323200511-14de99971b2d
+	gonum.org/v1/plot v0.15.2
 	gorgonia.org/gorgonia v0.9.18
 	gorgonia.org/tensor v0.9.24
 	sigs.k8s.io/yaml v1.6.0
@@ -43,7 +44,6 @@ require (
 	golang.org/x/sys v0.35.0 // indirect
 	golang.org/x/text v0.28.0 // indirect
 	golang.org/x/xerrors v0.0.0-20200804184101-5ec99f83aff1 // indirect
-	gonum.org/v1/plot v0.15.2 // indirect
 	google.golang.org/protobuf v1.36.8 // indirect
 	gorgonia.org/cu v0.9.4 // indirect
 	gorgonia.org/dawson v1.2.0 // indirect

@@ -150,6 +150,9 @@ func WriteFileAtomic(path string, data []byte) error {
 	}
 	_, err = tmp.Write(data)
 	if err == nil {
+		err = tmp.Chmod(0o644) // CreateTemp makes 0600; these files are for everyone to read
+	}
+	if err == nil {
 		err = tmp.Sync()
 	}
 	if cerr := tmp.Close(); err == nil {

@@ -355,7 +355,7 @@ func (e *Engine) handle(ctx context.Context, line string) (quit bool) {
 		e.setLevel(arg, line)
 	case "st":
 		sec, err := strconv.ParseFloat(arg, 64)
-		if err != nil || sec <= 0 || math.IsInf(sec, 0) {
+		if err != nil || !(sec > 0) || math.IsInf(sec, 0) {
 			e.send("Error (bad time): %s", line)
 			return false
 		}
@@ -694,7 +694,7 @@ func (e *Engine) setLevel(arg, line string) {
 	mps, err1 := strconv.Atoi(f[0])
 	base, err2 := parseMinutes(f[1])
 	inc, err3 := strconv.ParseFloat(f[2], 64)
-	if err1 != nil || err2 != nil || err3 != nil || mps < 0 || inc < 0 || math.IsInf(inc, 0) {
+	if err1 != nil || err2 != nil || err3 != nil || mps < 0 || !(inc >= 0) || math.IsInf(inc, 0) {
 		e.send("Error (bad time control): %s", line)
 		return
 	}

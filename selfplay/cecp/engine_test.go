@@ -1,0 +1,350 @@
+package cecp
+
+import (
+	"bufio"
+	"context"
+	"io"
+	"strings"
+	"testing"
+	"time"
+
+	"chuzero/rules"
+	"chuzero/selfplay/arena"
+)
+
+// session drives an engine through a pipe, as a GUI would.
+type session struct {
+	t     *testing.T
+	in    *io.PipeWriter
+	lines chan string
+	done  chan error
+}
+
+func newSession(t *testing.T, cfg Config) *session {
+	t.Helper()
+	if cfg.Budget == (arena.Budget{}) {
+		cfg.Budget = arena.Budget{Simulations: 16}
+	}
+	e, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	s := &session{t: t, in: inW, lines: make(chan string, 1000), done: make(chan error, 1)}
+	go func() {
+		err := e.Serve(context.Background(), inR, outW)
+		outW.Close()
+		s.done <- err
+	}()
+	go func() {
+		sc := bufio.NewScanner(outR)
+		for sc.Scan() {
+			s.lines <- sc.Text()
+		}
+		close(s.lines)
+	}()
+	t.Cleanup(func() { inW.Close() })
+	return s
+}
+
+func (s *session) send(lines ...string) {
+	for _, l := range lines {
+		if _, err := io.WriteString(s.in, l+"\n"); err != nil {
+			s.t.Fatalf("send %q: %v", l, err)
+		}
+	}
+}
+
+// expect reads lines until one starts with prefix and returns it with the
+// lines before it.
+func (s *session) expect(prefix string) (string, []string) {
+	s.t.Helper()
+	var before []string
+	timeout := time.After(20 * time.Second)
+	for {
+		select {
+		case l, ok := <-s.lines:
+			if !ok {
+				s.t.Fatalf("the engine closed its output waiting for %q (after %q)", prefix, before)
+			}
+			if strings.HasPrefix(l, prefix) {
+				return l, before
+			}
+			before = append(before, l)
+		case <-timeout:
+			s.t.Fatalf("no %q within 20s (got %q)", prefix, before)
+		}
+	}
+}
+
+// sync sends a ping and returns everything before its pong.
+func (s *session) sync() []string {
+	s.t.Helper()
+	s.send("ping 99")
+	_, before := s.expect("pong 99")
+	return before
+}
+
+func TestHandshake(t *testing.T) {
+	s := newSession(t, Config{Name: "chuzero test"})
+	s.send("xboard", "protover 2")
+	done, before := s.expect("feature done=1")
+	all := strings.Join(append(before, done), "\n")
+	for _, want := range []string{`myname="chuzero test"`, `variants="chu,sho,heian"`, "setboard=1", "usermove=1", "ping=1", "memory=1", "sigint=0",
+		`option="Allow repeats -check 1"`, `option="Promote on entry -check 1"`, `option="PromotionRule -combo *JCSA /// Hodges"`} {
+		if !strings.Contains(all, want) {
+			t.Errorf("features lack %s:\n%s", want, all)
+		}
+	}
+	s.send("quit")
+	if err := <-s.done; err != nil {
+		t.Errorf("quit: %v", err)
+	}
+}
+
+// playMove checks that the engine's reply is a legal move of g and plays it.
+func playReply(t *testing.T, g *rules.Game, line string) {
+	t.Helper()
+	text := strings.TrimPrefix(line, "move ")
+	if _, err := g.PlayString(text); err != nil {
+		t.Fatalf("engine move %q is illegal: %v", text, err)
+	}
+}
+
+func TestGame(t *testing.T) {
+	s := newSession(t, Config{})
+	s.send("xboard", "protover 2")
+	s.expect("feature done=1")
+	s.send("memory 32", "new", "variant chu", "level 40 5 0", "post", "time 30000", "otim 30000")
+	if extra := s.sync(); len(extra) > 0 {
+		t.Errorf("variant chu sent %q; chu is built into XBoard", extra)
+	}
+	g := rules.NewGame(rules.MustNew(rules.DefaultConfig(rules.Chu)).StartPosition())
+	for _, mv := range []string{"f4f5", "e4e5", "g4g5"} {
+		if _, err := g.PlayString(mv); err != nil {
+			t.Fatal(err)
+		}
+		s.send("usermove " + mv)
+		line, before := s.expect("move ")
+		if len(before) != 1 || len(strings.Fields(before[0])) != 5 { // one line of thinking output (post)
+			t.Errorf("thinking output %q", before)
+		}
+		playReply(t, g, line)
+	}
+	// ping after a move: the pong comes after the engine's reply
+	s.send("usermove h4h5", "ping 7")
+	g.PlayString("h4h5")
+	line, _ := s.expect("move ")
+	playReply(t, g, line)
+	s.expect("pong 7")
+	// remove takes back two plies: h4h5 is legal again
+	s.send("remove", "usermove h4h5")
+	line, before := s.expect("move ")
+	for _, l := range before {
+		if strings.HasPrefix(l, "Illegal") || strings.HasPrefix(l, "Error") {
+			t.Errorf("after remove: %q", l)
+		}
+	}
+	_ = line
+	s.send("quit")
+	<-s.done
+}
+
+// Force mode, go, playother, undo, and moves in every notation form the
+// protocol sends: a two-leg Lion move on one line and the pass.
+func TestForceAndLion(t *testing.T) {
+	s := newSession(t, Config{})
+	s.send("xboard", "protover 2")
+	s.expect("feature done=1")
+	s.send("new", "variant chu", "force")
+	// Sente Lion on e4 facing Gote pawns on d5 e5 f5.
+	s.send("setboard 6k5/12/12/12/12/12/12/3ppp6/4N7/12/12/6K5 w - 1")
+	s.send("usermove e4e5,e5e6", "usermove g12g11", "usermove @@@@", "usermove g11h11")
+	if out := s.sync(); len(out) > 0 {
+		t.Fatalf("force mode: %q", out)
+	}
+	s.send("undo", "usermove g11f11", "go")
+	line, _ := s.expect("move ")
+	// the engine now plays Sente, after e4e5,e5e6 g12g11 @@@@ f12f11
+	r := rules.MustNew(rules.DefaultConfig(rules.Chu))
+	pos, _ := r.ParseFEN("6k5/12/12/12/12/12/12/3ppp6/4N7/12/12/6K5 w - 1")
+	g := rules.NewGame(pos)
+	for _, m := range []string{"e4e5,e5e6", "g12g11", "@@@@", "g11f11"} {
+		if _, err := g.PlayString(m); err != nil {
+			t.Fatal(m, err)
+		}
+	}
+	playReply(t, g, line)
+	s.send("force", "undo", "undo", "playother")
+	if out := s.sync(); len(out) > 0 {
+		t.Fatalf("playother: %q", out)
+	}
+	s.send("usermove @@@@") // Gote passes?  not with its King alone: illegal
+	l, _ := s.expect("Illegal move")
+	if l != "Illegal move: @@@@" {
+		t.Errorf("got %q", l)
+	}
+}
+
+// Malformed and illegal input gets an error line and changes nothing;
+// the engine never crashes.
+func TestMalformed(t *testing.T) {
+	s := newSession(t, Config{})
+	s.send("xboard", "protover 2", "new", "variant chu", "force")
+	s.expect("feature done=1")
+	for _, tc := range []struct{ send, want string }{
+		{"usermove f4f9", "Illegal move: f4f9"},
+		{"usermove zz99", "Illegal move: zz99"},
+		{"usermove", "Error (missing move): usermove"},
+		{"f4f9", "Illegal move: f4f9"},
+		{"frobnicate 3", "Error (unknown command): frobnicate 3"},
+		{"level 40 x 0", "Error (bad time control): level 40 x 0"},
+		{"level 40", "Error (bad time control): level 40"},
+		{"st -1", "Error (bad time): st -1"},
+		{"st NaN", "Error (bad time): st NaN"},
+		{"sd deep", "Error (bad depth): sd deep"},
+		{"memory 0", "Error (bad memory size): memory 0"},
+		{"time lots", "Error (bad time): time lots"},
+		{"variant xiangqi", "Error (unsupported variant): xiangqi"},
+		{"undo", "Error (command not legal now): undo"},
+		{"option Repetition=Sometimes", "Error (unknown option or value): option Repetition=Sometimes"},
+		{"option nonsense", "Error (bad option): option nonsense"},
+		{"option Allow repeats=2", "Error (bad option value): option Allow repeats=2"},
+		{"\x00\xff\xfe garbage", "Error (unknown command)"},
+		{strings.Repeat("x", 5000), "Error (unknown command)"},
+		{"setboard this is not a fen", "tellusererror Illegal position"},
+		{"usermove f4f5", "Illegal move (illegal position): f4f5"},
+	} {
+		s.send(tc.send)
+		out := s.sync()
+		if len(out) != 1 || !strings.HasPrefix(out[0], tc.want) {
+			t.Errorf("%.40q: got %q, want %q", tc.send, out, tc.want)
+		}
+	}
+	// new clears the bad position
+	s.send("new", "force", "usermove f4f5")
+	if out := s.sync(); len(out) != 0 {
+		t.Errorf("after new: %q", out)
+	}
+}
+
+// The end of a game: the engine announces the result, and refuses moves.
+func TestResult(t *testing.T) {
+	s := newSession(t, Config{})
+	s.send("xboard", "protover 2", "new", "variant chu", "force")
+	// Sente's Rook takes the lone Gote King.
+	s.send("setboard 5k6/6p5/12/12/12/12/12/12/12/12/12/5RK5 w - 1", "usermove f1f12")
+	l, _ := s.expect("1-0")
+	if !strings.Contains(l, "{") {
+		t.Errorf("result line %q", l)
+	}
+	if !strings.Contains(l, "royal captured") {
+		t.Errorf("result line %q", l)
+	}
+	s.send("usermove g11g10")
+	if l, _ := s.expect("Illegal move"); !strings.Contains(l, "game is over") {
+		t.Errorf("%q", l)
+	}
+	s.send("result 1-0 {Sente wins}")
+	if out := s.sync(); len(out) != 0 {
+		t.Errorf("result: %q", out)
+	}
+}
+
+// Sho and Heian are engine-defined: variant answers with setup (and
+// piece) lines.
+func TestVariantSetup(t *testing.T) {
+	s := newSession(t, Config{})
+	s.send("xboard", "protover 2")
+	s.expect("feature done=1")
+	s.send("new", "variant sho")
+	out := s.sync()
+	want := "setup (PNBRLSE..G.+++++++Kpnbrlse..g.+++++++k) 9x9+0_shogi lnsgkgsnl/1r2e2b1/ppppppppp/9/9/9/PPPPPPPPP/1B2E2R1/LNSGKGSNL w 0 1"
+	if len(out) != 1 || out[0] != want {
+		t.Errorf("variant sho: %q", out)
+	}
+	s.send("usermove e3e4")
+	line, _ := s.expect("move ")
+	g := rules.NewGame(rules.MustNew(rules.DefaultConfig(rules.Sho)).StartPosition())
+	g.PlayString("e3e4")
+	playReply(t, g, line)
+
+	s.send("new", "variant heian")
+	out = s.sync()
+	if len(out) < 2 || !strings.HasPrefix(out[0], "setup (") || !strings.Contains(out[0], ") 13x13+0_chu lnicsgkgscinl/") {
+		t.Fatalf("variant heian: %q", out)
+	}
+	pieces := strings.Join(out[1:], "\n")
+	for _, want := range []string{"piece P& fW", "piece N& ffN", "piece L& fR", "piece G& fWfFsWbW", "piece D& fBbB", "piece +P& fWfFsWbW"} {
+		if !strings.Contains(pieces, want) {
+			t.Errorf("heian pieces lack %q:\n%s", want, pieces)
+		}
+	}
+}
+
+// "?" makes a long search move at once.
+func TestMoveNow(t *testing.T) {
+	s := newSession(t, Config{Budget: arena.Budget{Time: time.Hour}})
+	s.send("xboard", "protover 2", "new", "variant chu", "usermove f4f5")
+	time.Sleep(100 * time.Millisecond)
+	start := time.Now()
+	s.send("?")
+	s.expect("move ")
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("moved %v after ?", d)
+	}
+	// a force during a search discards it: no move comes
+	s.send("usermove e9e8", "force")
+	time.Sleep(50 * time.Millisecond)
+	for _, l := range s.sync() {
+		if strings.HasPrefix(l, "move") {
+			// the search may have ended before force arrived, but not
+			// with an hour's budget
+			t.Errorf("a discarded search moved: %q", l)
+		}
+	}
+}
+
+// The engine's rules follow HaChu's option names and our own.
+func TestRulesOptions(t *testing.T) {
+	e, err := New(Config{Rules: []string{"MaxPlies=300"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.handle(context.Background(), "option Promote on entry=0")
+	e.handle(context.Background(), "option Allow repeats=0")
+	e.handle(context.Background(), "option BareKing=Off")
+	c := e.config(rules.Chu)
+	for name, want := range map[string]string{"PromotionRule": "Hodges", "Repetition": "Forbid", "BareKing": "Off", "MaxPlies": "300"} {
+		if got, _ := c.Value(name); got != want {
+			t.Errorf("%s = %s, want %s", name, got, want)
+		}
+	}
+	if _, err := New(Config{Rules: []string{"Nonsense=1"}}); err == nil {
+		t.Error("a bad rules option was accepted")
+	}
+}
+
+// FuzzEngine feeds arbitrary command lines: the engine must answer
+// without an internal error, whatever comes.
+func FuzzEngine(f *testing.F) {
+	for _, seed := range []string{"new\nvariant chu\nusermove f4f5", "setboard 6k5/12/12/12/12/12/12/12/12/12/12/5RK5 w - 1\nusermove f1f12",
+		"level 0 0:30 1\ntime 100\ngo", "variant heian\nforce\nusermove a3a4\nundo\nremove", "option MaxPlies=5\nnew\ngo", "usermove e4e5,e5e6\n?"} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, script string) {
+		e, err := New(Config{Budget: arena.Budget{Simulations: 2}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out strings.Builder
+		err = e.Serve(context.Background(), strings.NewReader(script+"\nquit\n"), &out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(out.String(), "internal error") {
+			t.Fatalf("internal error on %q:\n%s", script, out.String())
+		}
+	})
+}
