@@ -221,8 +221,7 @@ func fmtElo(x float64) string {
 // difference and interval (and the SPRT); with more, a rating table
 // anchored on the first player and the pair results.
 func (s *Standings) WriteTable(w io.Writer) error {
-	tw := tabwriter.NewWriter(w, 2, 8, 2, ' ', tabwriter.AlignRight)
-	defer tw.Flush()
+	tw := tabwriter.NewWriter(w, 2, 8, 2, ' ', 0)
 	if len(s.Names) > 2 {
 		rs, err := s.Ratings(0)
 		if err == nil {
@@ -233,7 +232,8 @@ func (s *Standings) WriteTable(w io.Writer) error {
 				fmt.Fprintf(tw, "%d\t%s\t%s\t[%s, %s]\t%d\t%.1f%%\t\n", k+1, s.Names[r.Player], fmtElo(r.Elo),
 					fmtElo(r.Low), fmtElo(r.High), sc.Games(), 100*sc.Points()/math.Max(1, float64(sc.Games())))
 			}
-			fmt.Fprintf(tw, "\t(Elo relative to %s)\t\t\t\t\t\n\n", s.Names[0])
+			tw.Flush()
+			fmt.Fprintf(w, "(Elo relative to %s, by maximum likelihood over all games)\n\n", s.Names[0])
 		}
 	}
 	fmt.Fprintln(tw, "player\topponent\tgames\twins\tdraws\tlosses\tscore\tElo\t95% interval\t")
