@@ -19,6 +19,7 @@ import (
 	"chuzero/mcts"
 	"chuzero/model"
 	"chuzero/selfplay"
+	"chuzero/selfplay/report"
 )
 
 // Metrics are the Prometheus metrics of a run, registered on a registry
@@ -50,6 +51,14 @@ type Metrics struct {
 	ckptStep       prometheus.Gauge
 	corruptFiles   prometheus.Counter
 	evaluatorSteps prometheus.Gauge
+	evalElo        *prometheus.GaugeVec
+	evalEloLow     *prometheus.GaugeVec
+	evalEloHigh    *prometheus.GaugeVec
+	evalStep       *prometheus.GaugeVec
+	evalGames      *prometheus.CounterVec
+	gatingDecision *prometheus.CounterVec
+	gatingLLR      prometheus.Gauge
+	bestStep       prometheus.Gauge
 
 	mu          sync.Mutex
 	caches      []*mcts.Cache // every cache created, for the hit ratio
@@ -110,11 +119,28 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 			Help: "Damaged sample files the trainer skipped (logged with the reason)."}),
 		evaluatorSteps: prometheus.NewGauge(prometheus.GaugeOpts{Name: "chuzero_selfplay_network_step",
 			Help: "Training step of the network self-play uses for new games."}),
+		evalElo: prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "chuzero_eval_elo",
+			Help: "Elo of the last evaluated checkpoint relative to each anchor (first, greedy, hachu-d1, ...); ±1e9 for a clean sweep."}, []string{"opponent"}),
+		evalEloLow: prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "chuzero_eval_elo_low",
+			Help: "Lower end of the 95% interval of chuzero_eval_elo."}, []string{"opponent"}),
+		evalEloHigh: prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "chuzero_eval_elo_high",
+			Help: "Upper end of the 95% interval of chuzero_eval_elo."}, []string{"opponent"}),
+		evalStep: prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "chuzero_eval_checkpoint_step",
+			Help: "Training step of the checkpoint last evaluated against each anchor."}, []string{"opponent"}),
+		evalGames: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "chuzero_eval_games_total",
+			Help: "Evaluation games, by anchor and result for the checkpoint (win, draw, loss)."}, []string{"opponent", "result"}),
+		gatingDecision: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "chuzero_gating_decisions_total",
+			Help: "Gating decisions, by outcome: accept (promoted), reject, inconclusive (game limit reached)."}, []string{"decision"}),
+		gatingLLR: prometheus.NewGauge(prometheus.GaugeOpts{Name: "chuzero_gating_llr",
+			Help: "Log-likelihood ratio of the last gating SPRT at its end."}),
+		bestStep: prometheus.NewGauge(prometheus.GaugeOpts{Name: "chuzero_gating_best_step",
+			Help: "Training step of the best checkpoint (the one self-play uses under gating)."}),
 	}
 	for _, c := range []prometheus.Collector{m.games, m.gameLength, m.positions, m.simulations, m.moves, m.batchSize,
 		m.batchSeconds, m.resignThresh, m.resignChecks, m.resignFalse, m.trainSteps, m.trainSamples, m.trainSkipped,
 		m.loss, m.learningRate, m.gradNorm, m.window, m.replaySamples, m.reuse, m.stepSeconds, m.ckptSaves, m.ckptLast,
-		m.ckptStep, m.corruptFiles, m.evaluatorSteps} {
+		m.ckptStep, m.corruptFiles, m.evaluatorSteps, m.evalElo, m.evalEloLow, m.evalEloHigh, m.evalStep, m.evalGames,
+		m.gatingDecision, m.gatingLLR, m.bestStep} {
 		f(c)
 	}
 	f(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "chuzero_evaluator_cache_hit_ratio",
@@ -177,6 +203,23 @@ func (m *Metrics) game(rec *selfplay.Record, st selfplay.Stats) {
 	m.mu.Lock()
 	m.resignRatio = st.ResignFalsePositiveRate()
 	m.mu.Unlock()
+}
+
+// eval records an evaluation match.
+func (m *Metrics) eval(e report.EvalEntry) {
+	m.evalElo.WithLabelValues(e.Opponent).Set(e.Elo)
+	m.evalEloLow.WithLabelValues(e.Opponent).Set(e.EloLow)
+	m.evalEloHigh.WithLabelValues(e.Opponent).Set(e.EloHigh)
+	m.evalStep.WithLabelValues(e.Opponent).Set(float64(e.Step))
+	m.evalGames.WithLabelValues(e.Opponent, "win").Add(float64(e.Wins))
+	m.evalGames.WithLabelValues(e.Opponent, "draw").Add(float64(e.Draws))
+	m.evalGames.WithLabelValues(e.Opponent, "loss").Add(float64(e.Losses))
+}
+
+// gating records a gating decision.
+func (m *Metrics) gating(decision string, llr float64) {
+	m.gatingDecision.WithLabelValues(decision).Inc()
+	m.gatingLLR.Set(llr)
 }
 
 // move records one self-play search.

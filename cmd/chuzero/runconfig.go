@@ -42,6 +42,8 @@ type RunConfig struct {
 	Model   ModelConfig       `json:"model"`
 	Self    SelfPlayConfig    `json:"selfplay"`
 	Train   TrainConfig       `json:"train"`
+	Eval    EvalConfig        `json:"eval"`         // periodic evaluation against anchors
+	Gating  GatingConfig      `json:"gating"`       // promote a checkpoint only if it beats the best (off by default)
 	Metrics string            `json:"metrics_addr"` // address of /metrics and /healthz ("" or "off": none)
 }
 
@@ -121,6 +123,8 @@ func DefaultRunConfig(v rules.VariantID) RunConfig {
 			CheckpointEvery: lc.CheckpointEvery, KeepLast: lc.KeepLast, KeepEvery: lc.KeepEvery, MaxReuse: lc.MaxReuse,
 			MinSamples: lc.MinSamples, WindowMin: lc.Replay.WindowMin, WindowMax: lc.Replay.WindowMax, Mirror: lc.Replay.Mirror,
 			Threads: trainThreads, BNMomentum: lc.Train.BNMomentum, PolicyWeight: lc.Train.PolicyWeight, Poll: duration(lc.Poll)},
+		Eval:   DefaultEvalConfig(),
+		Gating: DefaultGatingConfig(),
 	}
 }
 
@@ -284,6 +288,12 @@ func (c *RunConfig) selfPlayConfig(runDir string) (selfplay.Config, error) {
 // validate checks every section.
 func (c *RunConfig) validate(runDir string) error {
 	if _, err := c.loopConfig(runDir); err != nil {
+		return err
+	}
+	if err := c.Eval.validate(); err != nil {
+		return err
+	}
+	if err := c.Gating.validate(); err != nil {
 		return err
 	}
 	_, err := c.selfPlayConfig(runDir)

@@ -56,7 +56,7 @@ func runSelfPlay(args []string, stdout, stderr io.Writer) int {
 	// a network if there is one; otherwise wait for the first (the
 	// uniform evaluator plays meanwhile)
 	var sp *selfPlayer
-	latest, err := store.Latest()
+	latest, err := playNetwork(dir, store, cfg.Gating.Enabled)
 	switch {
 	case errors.Is(err, checkpoints.ErrNone):
 		log.Info("no checkpoint yet: playing with the uniform evaluator until one appears")
@@ -93,7 +93,7 @@ func runSelfPlay(args []string, stdout, stderr io.Writer) int {
 	// checkpoint appears it stops, and the loop starts a network one
 	for {
 		watchCtx, stopWatch := context.WithCancel(runCtx)
-		go sp.watch(watchCtx, store, cfg.Variant, *poll, stopWatch)
+		go sp.watch(watchCtx, dir, store, cfg, *poll, stopWatch)
 		err := sp.run(watchCtx, *maxGames)
 		stopWatch()
 		if err != nil && watchCtx.Err() == nil {
@@ -102,7 +102,7 @@ func runSelfPlay(args []string, stdout, stderr io.Writer) int {
 		if runCtx.Err() != nil || sp.batcher != nil || (*maxGames > 0 && int(sp.runner.Stats().Games) >= *maxGames) {
 			break
 		}
-		latest, err := store.Latest()
+		latest, err := playNetwork(dir, store, cfg.Gating.Enabled)
 		if err != nil {
 			continue
 		}
@@ -120,10 +120,22 @@ func runSelfPlay(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
+// playNetwork returns the checkpoint self-play should use: the latest, or
+// under gating the best (best.json), the latest until there is one.
+func playNetwork(dir string, store *checkpoints.Store, gating bool) (checkpoints.Entry, error) {
+	if gating {
+		if e, ok, err := readBest(dir); err != nil || ok {
+			return e, err
+		}
+	}
+	return store.Latest()
+}
+
 // watch polls the store and switches new games to each new checkpoint; a
 // self-player without a network calls restart instead when the first one
 // appears.
-func (s *selfPlayer) watch(ctx context.Context, store *checkpoints.Store, variant string, poll time.Duration, restart func()) {
+func (s *selfPlayer) watch(ctx context.Context, dir string, store *checkpoints.Store, cfg RunConfig, poll time.Duration, restart func()) {
+	variant := cfg.Variant
 	t := time.NewTicker(poll)
 	defer t.Stop()
 	for {
@@ -132,7 +144,7 @@ func (s *selfPlayer) watch(ctx context.Context, store *checkpoints.Store, varian
 			return
 		case <-t.C:
 		}
-		e, err := store.Latest()
+		e, err := playNetwork(dir, store, cfg.Gating.Enabled)
 		if err != nil || e.Step <= s.step {
 			continue
 		}

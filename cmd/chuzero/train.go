@@ -57,16 +57,30 @@ func runTrain(args []string, stdout, stderr io.Writer) int {
 		return fail(err)
 	}
 	defer loop.Close()
-	latest, err := store.Latest()
+	judge, err := newJudge(cfg, dir, store, m, log)
 	if err != nil {
 		return fail(err)
 	}
+	if err := judge.init(); err != nil {
+		return fail(err)
+	}
+	latest, err := playNetwork(dir, store, cfg.Gating.Enabled)
+	if err != nil {
+		return fail(err)
+	}
+	net := model.NewNet(loop.Weights())
+	if cfg.Gating.Enabled {
+		if net, err = loadNet(latest, cfg.Variant); err != nil {
+			return fail(err)
+		}
+	}
+	trainLog := newTrainLog(dir)
 	var prog *progress
 	if !rf.quiet {
 		prog = newProgress(os.Stderr, log, rf.duration, *maxSteps)
 		prog.checkpoint(latest.Name)
 	}
-	sp, err := newSelfPlayer(cfg, dir, model.NewNet(loop.Weights()), latest.Name, m, prog, log)
+	sp, err := newSelfPlayer(cfg, dir, net, latest.Name, m, prog, log)
 	if err != nil {
 		return fail(err)
 	}
@@ -77,12 +91,22 @@ func runTrain(args []string, stdout, stderr io.Writer) int {
 		if prog != nil {
 			prog.checkpoint(e.Name)
 		}
+		judge.checkpoint(e)
+		if cfg.Gating.Enabled {
+			return // self-play changes network when the judge promotes one
+		}
 		if err := sp.use(model.NewNet(w), e.Name, e.Step); err != nil {
 			log.Error("switching self-play to the new network failed", "err", err)
 		}
 	}
+	judge.promote = func(e checkpoints.Entry, net *model.Net) {
+		if err := sp.use(net, e.Name, e.Step); err != nil {
+			log.Error("switching self-play to the promoted network failed", "err", err)
+		}
+	}
 	loop.OnStep = func(i model.StepInfo) {
 		m.step(i)
+		trainLog.step(i, log)
 		if prog != nil {
 			prog.trainStep(i)
 		}
@@ -103,7 +127,8 @@ func runTrain(args []string, stdout, stderr io.Writer) int {
 		wg.Add(1)
 		go func() { defer wg.Done(); prog.run(runCtx) }()
 	}
-	wg.Add(2)
+	wg.Add(3)
+	go func() { defer wg.Done(); judge.run(runCtx) }()
 	go func() {
 		defer wg.Done()
 		errs <- loop.Run(runCtx, *maxSteps)

@@ -26,6 +26,7 @@ import (
 	cmodel "chuzero/model"
 	"chuzero/rules"
 	"chuzero/selfplay"
+	"chuzero/selfplay/report"
 )
 
 // TestMain lets the test binary act as chuzero itself, for the tests that
@@ -338,5 +339,66 @@ func TestDashboardUsesRealMetrics(t *testing.T) {
 			continue
 		}
 		t.Errorf("the dashboard queries %s, which no metric defines", n)
+	}
+}
+
+// TestTrainEvalGating: with gating on and a fast evaluation interval, a
+// short run logs its training, evaluates its latest checkpoint against the
+// anchors, gates each new checkpoint by SPRT and keeps best.json; the
+// report draws it all.
+func TestTrainEvalGating(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "run")
+	cfg := filepath.Join(t.TempDir(), "eval.yaml")
+	extra := quickConfig + `
+eval: {interval: 2s, games: 2, simulations: 4, anchors: [first, greedy, random]}
+gating: {enabled: true, games: 4, simulations: 4, elo0: 0, elo1: 200}
+`
+	if err := os.WriteFile(cfg, []byte(extra), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := runCmd("train", "-run", dir, "-config", cfg, "-duration", "15s", "-metrics-addr", "off", "-quiet")
+	if code != 0 {
+		t.Fatalf("train: exit %d\n%s\n%s", code, out, errs)
+	}
+	trains, err := report.ReadLog[report.TrainEntry](dir, report.TrainLog)
+	if err != nil || len(trains) == 0 || trains[len(trains)-1].Loss <= 0 {
+		t.Errorf("train log: %d entries, %v", len(trains), err)
+	}
+	evals, err := report.ReadLog[report.EvalEntry](dir, report.EvalLog)
+	if err != nil || len(evals) == 0 {
+		t.Fatalf("eval log: %d entries, %v\n%s", len(evals), err, errs)
+	}
+	opps := map[string]bool{}
+	for _, e := range evals {
+		opps[e.Opponent] = true
+		if e.Games != 2 || e.Wins+e.Draws+e.Losses != 2 || e.EloLow > e.Elo || e.Elo > e.EloHigh {
+			t.Errorf("eval entry %+v", e)
+		}
+	}
+	if !opps["greedy"] || !opps["random"] {
+		t.Errorf("anchors evaluated: %v", opps)
+	}
+	gates, err := report.ReadLog[report.GatingEntry](dir, report.GatingLog)
+	if err != nil || len(gates) == 0 {
+		t.Fatalf("gating log: %d entries, %v\n%s", len(gates), err, errs)
+	}
+	for _, g := range gates {
+		if g.Games < 1 || g.Games > 4 || (g.Decision != "accept") != !g.Promoted {
+			t.Errorf("gating entry %+v", g)
+		}
+	}
+	best, ok, err := readBest(dir)
+	if err != nil || !ok {
+		t.Fatalf("best.json: %v %v", ok, err)
+	}
+	if _, err := checkpoints.ReadFile(best.Path); err != nil {
+		t.Errorf("best.ckpt: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, anchorsDir, "first.ckpt")); err != nil {
+		t.Error(err)
+	}
+	code, out, errs = runCmd("report", "-run", dir)
+	if code != 0 || !strings.Contains(out, "index.html") {
+		t.Errorf("report: %d\n%s\n%s", code, out, errs)
 	}
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -56,12 +57,18 @@ func runTrainer(args []string, stdout, stderr io.Writer) int {
 		return fail(err)
 	}
 	defer loop.Close()
+	judge, err := newJudge(cfg, dir, store, m, log)
+	if err != nil {
+		return fail(err)
+	}
+	trainLog := newTrainLog(dir)
 	var prog *progress
 	if !rf.quiet {
 		prog = newProgress(os.Stderr, log, rf.duration, *maxSteps)
 		go prog.run(ctx)
 	}
 	loop.OnCheckpoint = func(e checkpoints.Entry, _ *model.Weights) {
+		judge.checkpoint(e)
 		m.checkpoint(e.Step)
 		if prog != nil {
 			prog.checkpoint(e.Name)
@@ -69,6 +76,7 @@ func runTrainer(args []string, stdout, stderr io.Writer) int {
 	}
 	loop.OnStep = func(i model.StepInfo) {
 		m.step(i)
+		trainLog.step(i, log)
 		if prog != nil {
 			prog.trainStep(i)
 		}
@@ -80,7 +88,13 @@ func runTrainer(args []string, stdout, stderr io.Writer) int {
 	if addr != "" {
 		fmt.Fprintf(stdout, "metrics: http://%s/metrics\n", addr)
 	}
-	if err := loop.Run(ctx, *maxSteps); err != nil {
+	jctx, stopJudge := context.WithCancel(ctx)
+	judged := make(chan struct{})
+	go func() { judge.run(jctx); close(judged) }()
+	err = loop.Run(ctx, *maxSteps)
+	stopJudge()
+	<-judged
+	if err != nil {
 		return fail(err)
 	}
 	fmt.Fprintf(stdout, "stopped at step %d\n", loop.Step())
