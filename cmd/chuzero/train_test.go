@@ -323,7 +323,9 @@ func TestDashboardUsesRealMetrics(t *testing.T) {
 		known[f.GetName()] = true
 	}
 	// vectors without samples yet are not gathered: list them by hand
-	for _, n := range []string{"chuzero_selfplay_games_total", "chuzero_selfplay_moves_total", "chuzero_train_loss"} {
+	for _, n := range []string{"chuzero_selfplay_games_total", "chuzero_selfplay_moves_total", "chuzero_train_loss",
+		"chuzero_eval_elo", "chuzero_eval_elo_low", "chuzero_eval_elo_high", "chuzero_eval_games_total", "chuzero_eval_checkpoint_step",
+		"chuzero_gating_decisions_total"} {
 		known[n] = true
 	}
 	used := regexp.MustCompile(`chuzero_[a-z0-9_]+`).FindAllString(string(data), -1)
