@@ -348,3 +348,44 @@ func FuzzEngine(f *testing.F) {
 		}
 	})
 }
+
+// The terminal game: moves in both notations, errors, undo, the engine's
+// replies, the end of a game.
+func TestHuman(t *testing.T) {
+	e, err := New(Config{Budget: arena.Budget{Simulations: 8}, Variants: []rules.VariantID{rules.Chu}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out strings.Builder
+	script := "P-7h\nf4f5\nnonsense\nmoves\nundo\nsfen\nhelp\nquit\n"
+	if err := e.Human(context.Background(), strings.NewReader(script), &out, rules.Sente); err != nil {
+		t.Fatal(err)
+	}
+	o := out.String()
+	for _, want := range []string{"You play sente", "you played P-7h (f4f5)", "plays ", "not a legal move", "legal moves:",
+		"lfcsgekgscfl/a1b1txot1b1a/mvrhdqndhrvm/pppppppppppp/3i4i3/12/12/3I4I3/PPPPPPPPPPPP/MVRHDNQDHRVM/A1B1TOXT1B1A/LFCSGKEGSCFL b - 1", "machine notation"} {
+		if !strings.Contains(o, want) {
+			t.Errorf("output lacks %q:\n%s", want, o)
+		}
+	}
+	// playing Gote: the engine opens
+	out.Reset()
+	e2, _ := New(Config{Budget: arena.Budget{Simulations: 8}})
+	e2.Human(context.Background(), strings.NewReader("quit\n"), &out, rules.Gote)
+	if !strings.Contains(out.String(), "plays ") {
+		t.Errorf("as Gote, the engine did not open:\n%s", out.String())
+	}
+}
+
+func TestDiagram(t *testing.T) {
+	r := rules.MustNew(rules.DefaultConfig(rules.Chu))
+	pos, _ := r.ParseSFEN("6k5/12/12/12/12/12/12/3p+p+D6/4N7/12/12/6K5 b - 1")
+	d := Diagram(&pos)
+	lines := strings.Split(d, "\n")
+	if !strings.HasPrefix(lines[0], "     12 11 10") || !strings.Contains(lines[1], " k ") || !strings.HasSuffix(lines[1], "a") {
+		t.Errorf("diagram:\n%s", d)
+	}
+	if !strings.Contains(d, " p +p +D") {
+		t.Errorf("promoted pieces:\n%s", d)
+	}
+}

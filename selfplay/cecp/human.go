@@ -77,11 +77,21 @@ func (e *Engine) Human(ctx context.Context, in io.Reader, out io.Writer, side ru
 		}
 	}
 	engineMoves := func() {
+		moved := false
+		defer func() {
+			if moved {
+				show()
+			}
+		}()
 		for !e.game.Result().Over() && e.game.Position().SideToMove() == e.engineSide {
 			pos := e.game.Position()
 			b := e.budget()
 			e.player.Budget = b
-			say("thinking (%s)...\n", b)
+			label := b.String()
+			if b.Time >= 24*time.Hour {
+				label = fmt.Sprintf("%d simulations", b.Simulations)
+			}
+			say("thinking (%s)...\n", label)
 			start := time.Now()
 			res, err := e.player.Think(ctx, e.game)
 			if err != nil {
@@ -92,8 +102,8 @@ func (e *Engine) Human(ctx context.Context, in io.Reader, out io.Writer, side ru
 			say("%s plays %s (%s); value %+.2f for it, %d simulations in %.1fs\n", e.cfg.Name, pos.Hodges(m), pos.MoveString(m),
 				res.RootValue, res.Simulations, time.Since(start).Seconds())
 			e.game.Play(m)
+			moved = true
 		}
-		show()
 	}
 	show()
 	engineMoves()
@@ -156,7 +166,10 @@ func (e *Engine) Human(ctx context.Context, in io.Reader, out io.Writer, side ru
 			if err != nil {
 				var herr error
 				if m, herr = pos.ParseHodges(text); herr != nil {
-					say("not a legal move: %q (%v); type moves for the list, help for help\n", text, herr)
+					if !looksLikeMove(text) {
+						err = herr
+					}
+					say("not a legal move: %q (%v); type moves for the list, help for help\n", text, err)
 					continue
 				}
 			}
