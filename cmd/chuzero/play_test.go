@@ -254,3 +254,56 @@ func TestArenaHaChu(t *testing.T) {
 		t.Fatalf("exit %d\n%s\n%s", code, stdout.String(), stderr.String())
 	}
 }
+
+// FuzzParsePlayer: any player argument is parsed or refused with a
+// message naming it; an accepted one has a name and a valid budget.
+func FuzzParsePlayer(f *testing.F) {
+	for _, s := range []string{"latest", "latest,sims=200", "hachu,depth=2,time=1s", "xboard:/usr/games/hachu -x,name=h,opt:Allow repeats=0",
+		"uniform,gumbel", "greedy,name=", "5,sims=0", ",", "xboard:"} {
+		f.Add(s)
+	}
+	def := arena.Budget{Simulations: 100}
+	f.Fuzz(func(t *testing.T, s string) {
+		p, err := parsePlayer(s, def)
+		if err != nil {
+			if !strings.Contains(err.Error(), "player") {
+				t.Fatalf("error %v does not say which player", err)
+			}
+			return
+		}
+		if p.label("step-1") == "" {
+			t.Fatalf("%q: empty name", s)
+		}
+		if p.kind != "xboard" && p.budget.Validate() != nil {
+			t.Fatalf("%q: invalid budget %+v accepted", s, p.budget)
+		}
+	})
+}
+
+func TestParsePlayer(t *testing.T) {
+	def := arena.Budget{Simulations: 100}
+	for _, tc := range []struct {
+		in, kind, label string
+		budget          arena.Budget
+	}{
+		{"latest", "checkpoint", "step-1-100", def},
+		{"latest,sims=20,name=net", "checkpoint", "net", arena.Budget{Simulations: 20}},
+		{"uniform,time=2s", "uniform", "uniform-2s", arena.Budget{Time: 2 * time.Second}},
+		{"hachu,depth=3", "xboard", "hachu-d3", def},
+		{"xboard:/usr/games/hachu,depth=1,opt:Okazaki rule=1", "xboard", "hachu-d1", def},
+		{"greedy", "greedy", "greedy", def},
+	} {
+		p, err := parsePlayer(tc.in, def)
+		if err != nil || p.kind != tc.kind || p.label("step-1") != tc.label || p.budget != tc.budget {
+			t.Errorf("%q: %+v %q, %v", tc.in, p, p.label("step-1"), err)
+		}
+	}
+	if p, _ := parsePlayer("xboard:hachu,opt:Okazaki rule=1", def); p.opts["Okazaki rule"] != "1" {
+		t.Errorf("engine option: %+v", p.opts)
+	}
+	for _, bad := range []string{"", "latest,sims=0", "latest,sims=x", "hachu,colour=red", "xboard:", "uniform,time=-1s"} {
+		if _, err := parsePlayer(bad, def); err == nil {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+}
