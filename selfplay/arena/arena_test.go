@@ -383,3 +383,23 @@ func TestHaChu(t *testing.T) {
 		}
 	})
 }
+
+// The PGN form XBoard reads: two-leg moves as from, first leg, -/x, to;
+// a pass as "--"; a FEN tag for a non-standard start.
+func TestWritePGN(t *testing.T) {
+	rec := arena.GameRecord{Index: 0, Sente: "a", Gote: "b", Variant: "chu", Rules: chuRules(t).String(),
+		Start:  "6k5/12/12/12/12/12/12/3ppp6/4N7/12/12/6K5 b - 1",
+		Moves:  []string{"e4e5,e5e6", "g12g11", "@@@@", "g11h11", "e6d5,d5e6"},
+		Result: "*", Reason: "none", Started: time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC)}
+	var b strings.Builder
+	if err := rec.WritePGN(&b, "test"); err != nil {
+		t.Fatal(err)
+	}
+	pgn := b.String()
+	for _, want := range []string{`[Variant "chu"]`, `[SetUp "1"]`, `[FEN "6k5/12/12/12/12/12/12/3ppp6/4N7/12/12/6K5 w - 1"]`,
+		`[White "a"]`, "1. e4e5-e6 g12g11 2. -- g11h11 3. e6d5-e6"} {
+		if !strings.Contains(pgn, want) {
+			t.Errorf("PGN lacks %q:\n%s", want, pgn)
+		}
+	}
+}

@@ -88,8 +88,10 @@ func (r *GameRecord) Replay() (*rules.Game, error) {
 
 // WritePGN writes the record as a PGN game that XBoard loads (File > Load
 // Game): the variant tag, the start position as an XBoard FEN when it is
-// not the variant's, and the moves in machine notation, which XBoard reads
-// as coordinate moves (a Lion double move in its two-leg form).
+// not the variant's, and the moves as coordinates in the form XBoard's
+// PGN parser reads (see pgnMove). A game that ended by a royal capture
+// stops loading one ply early in XBoard with legality testing on, which
+// does not let a move leave its own King attacked.
 func (r *GameRecord) WritePGN(w io.Writer, event string) error {
 	cfg, err := rules.ParseConfig(r.Rules)
 	if err != nil {
@@ -136,7 +138,13 @@ func (r *GameRecord) WritePGN(w io.Writer, event string) error {
 	// position's side to move.
 	gote := start.SideToMove() == rules.Gote
 	n := 1
-	for i, m := range r.Moves {
+	replay := rules.NewGame(start)
+	for i, text := range r.Moves {
+		m := text
+		if mv, err := replay.Position().ParseMove(text); err == nil {
+			m = pgnMove(replay.Position(), mv)
+			replay.Push(mv)
+		}
 		sente := (i%2 == 0) != gote
 		switch {
 		case sente:
@@ -161,4 +169,23 @@ func (r *GameRecord) WritePGN(w io.Writer, event string) error {
 	b.WriteString("\n\n")
 	_, err = io.WriteString(w, b.String())
 	return err
+}
+
+// pgnMove writes m as XBoard 4.9's PGN reader wants it: machine notation
+// ("f4f5", "e8e9+"), except that a two-leg move is the origin, the first
+// leg's square, "-" or "x" (capture on the final square) and the final
+// square ("i5h4-g3", "i5h4xg3"; igui "f6g7-f6"), and a pass is "--".
+func pgnMove(pos *rules.Position, m rules.Move) string {
+	r := pos.Rules()
+	switch {
+	case m.IsPass():
+		return "--"
+	case m.IsDouble():
+		sep := "-"
+		if m.To() != m.From() && pos.At(m.To()).IsPiece() {
+			sep = "x"
+		}
+		return r.SquareName(m.From()) + r.SquareName(m.Mid()) + sep + r.SquareName(m.To())
+	}
+	return pos.MoveString(m)
 }

@@ -76,6 +76,7 @@ type Engine struct {
 	memoryMB     int
 	thinking     *thought
 	protoVersion int
+	allowEnPrise bool // "Avoid royal en prise" off
 }
 
 // thought is a search in progress.
@@ -469,6 +470,7 @@ func (e *Engine) features() {
 	}
 	sims := e.cfg.Budget.Simulations
 	e.send(`feature option="Simulations -spin %d 0 100000000"`, sims)
+	e.send(`feature option="Avoid royal en prise -check %d"`, b2i(!e.allowEnPrise))
 	e.send("feature done=1")
 }
 
@@ -498,6 +500,14 @@ func (e *Engine) setOption(arg, line string) {
 		if e.cfg.Budget.Time == 0 && n == 0 {
 			e.cfg.Budget.Simulations = 1
 		}
+		return
+	}
+	if name == "Avoid royal en prise" {
+		if value != "0" && value != "1" {
+			e.send("Error (bad option value): %s", line)
+			return
+		}
+		e.allowEnPrise = value == "0"
 		return
 	}
 	if _, ok := hachuOptions[name]; ok {
@@ -669,6 +679,9 @@ func (e *Engine) finishThinking(r thinkResult) {
 		}
 		m = moves[0]
 	}
+	if r.res != nil && !e.allowEnPrise {
+		m = e.safeMove(r.res, m)
+	}
 	text := e.game.Position().MoveString(m)
 	if e.post && r.res != nil {
 		score := int(math.Round(100 * r.res.RootValue))
@@ -682,6 +695,38 @@ func (e *Engine) finishThinking(r thinkResult) {
 	if res := e.game.Result(); res.Over() {
 		e.send("%s {%s}", res.PGN(), res)
 	}
+}
+
+// safeMove returns the search's choice unless it leaves one of the
+// mover's royals attacked while another move does not: then the most
+// visited of those. Chu has no rule against it (the King is simply
+// taken), but XBoard, testing legality, forfeits such a move, and it is a
+// blunder anyway. Variants with a check rule already forbid it.
+func (e *Engine) safeMove(res *mcts.Result, best rules.Move) rules.Move {
+	if e.rules.Variant().CheckRule != rules.NoCheck || !e.exposes(best) {
+		return best
+	}
+	pick, visits := best, int32(-1)
+	for i, m := range res.Moves {
+		if res.Visits[i] > visits && !e.exposes(m) {
+			pick, visits = m, res.Visits[i]
+		}
+	}
+	return pick
+}
+
+// exposes reports whether m leaves a royal of the mover attacked.
+func (e *Engine) exposes(m rules.Move) bool {
+	pos := *e.game.Position()
+	me := pos.SideToMove()
+	pos.Make(m)
+	var buf [4]rules.Square
+	for _, sq := range pos.RoyalSquares(buf[:0], me) {
+		if pos.Attacked(sq, me.Other()) {
+			return true
+		}
+	}
+	return false
 }
 
 // setLevel handles "level MPS BASE INC" (BASE in minutes or min:sec).

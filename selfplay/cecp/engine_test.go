@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"chuzero/mcts"
 	"chuzero/rules"
 	"chuzero/selfplay/arena"
 )
@@ -387,5 +388,22 @@ func TestDiagram(t *testing.T) {
 	}
 	if !strings.Contains(d, " p +p +D") {
 		t.Errorf("promoted pieces:\n%s", d)
+	}
+}
+
+// In Chu the engine does not leave its King attacked when it has another
+// move (XBoard would forfeit it), unless told to allow it.
+func TestAvoidRoyalEnPrise(t *testing.T) {
+	for seed := uint64(1); seed <= 12; seed++ {
+		// random priors: the one playout goes to a different move per seed
+		s := newSession(t, Config{Budget: arena.Budget{Simulations: 1}, Seed: seed, Eval: mcts.Random{Seed: seed}})
+		s.send("xboard", "protover 2", "new", "variant chu", "force")
+		s.expect("feature done=1")
+		s.send("setboard 1r9k/12/12/12/12/12/12/12/12/12/11P/K11 w - 1", "go")
+		line, _ := s.expect("move ")
+		if m := strings.TrimPrefix(line, "move "); m == "a1b1" || m == "a1b2" {
+			t.Fatalf("seed %d: the King stepped into the Rook's file: %s", seed, m)
+		}
+		s.send("quit")
 	}
 }
