@@ -60,25 +60,35 @@ func otherSide(s string) string {
 // every move is legal and the recorded result follows (except for a
 // resignation, which the rules do not know).
 func (r *Record) Replay() (*rules.Game, error) {
-	cfg, err := rules.ParseConfig(r.Rules)
+	g, err := ReplayMoves(r.Rules, r.Start, r.Moves)
 	if err != nil {
-		return nil, err
-	}
-	rs, err := rules.New(cfg)
-	if err != nil {
-		return nil, err
-	}
-	g, err := rs.NewGameFromSFEN(r.Start)
-	if err != nil {
-		return nil, err
-	}
-	for i, m := range r.Moves {
-		if _, err := g.PlayString(m); err != nil {
-			return nil, fmt.Errorf("selfplay: game %s, move %d: %w", r.ID, i+1, err)
-		}
+		return nil, fmt.Errorf("selfplay: game %s: %w", r.ID, err)
 	}
 	if r.Reason != rules.ReasonResign.String() && g.Result().PGN() != r.Result {
 		return nil, fmt.Errorf("selfplay: game %s: replay ends %v, record says %s", r.ID, g.Result(), r.Result)
+	}
+	return g, nil
+}
+
+// ReplayMoves plays moves (machine notation) from the SFEN start under the
+// rules config cfg (rules.Config.String form): the game of a record.
+func ReplayMoves(cfg, start string, moves []string) (*rules.Game, error) {
+	c, err := rules.ParseConfig(cfg)
+	if err != nil {
+		return nil, err
+	}
+	rs, err := rules.New(c)
+	if err != nil {
+		return nil, err
+	}
+	g, err := rs.NewGameFromSFEN(start)
+	if err != nil {
+		return nil, err
+	}
+	for i, m := range moves {
+		if _, err := g.PlayString(m); err != nil {
+			return nil, fmt.Errorf("move %d (%s): %w", i+1, m, err)
+		}
 	}
 	return g, nil
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"chuzero/rules"
+	"chuzero/selfplay"
 )
 
 // GameRecord is one arena game, as written to games.jsonl (one JSON object
@@ -63,22 +64,9 @@ func ReadGameRecords(path string) ([]GameRecord, error) {
 // Replay rebuilds the game of a record under its rules and checks its
 // moves; the result is checked when the rules decided it.
 func (r *GameRecord) Replay() (*rules.Game, error) {
-	cfg, err := rules.ParseConfig(r.Rules)
+	g, err := selfplay.ReplayMoves(r.Rules, r.Start, r.Moves)
 	if err != nil {
-		return nil, err
-	}
-	rs, err := rules.New(cfg)
-	if err != nil {
-		return nil, err
-	}
-	g, err := rs.NewGameFromSFEN(r.Start)
-	if err != nil {
-		return nil, err
-	}
-	for i, m := range r.Moves {
-		if _, err := g.PlayString(m); err != nil {
-			return nil, fmt.Errorf("arena: game %d, move %d (%s): %w", r.Index, i+1, m, err)
-		}
+		return nil, fmt.Errorf("arena: game %d: %w", r.Index, err)
 	}
 	if res := g.Result(); res.Over() && res.PGN() != r.Result {
 		return nil, fmt.Errorf("arena: game %d: replay ends %v, record says %s", r.Index, res, r.Result)
