@@ -307,3 +307,32 @@ func TestParsePlayer(t *testing.T) {
 		}
 	}
 }
+
+// Under gating, self-play follows best.json; otherwise the newest
+// checkpoint.
+func TestPlayNetwork(t *testing.T) {
+	dir := fakeRun(t, rules.Sho, 0, 5, 10)
+	store, _ := checkpoints.Open(filepath.Join(dir, "checkpoints"))
+	if e, err := playNetwork(dir, store, true); err != nil || e.Step != 10 {
+		t.Errorf("gating without best.json: %+v %v", e, err)
+	}
+	_, m := newRegistry()
+	j, err := newJudge(DefaultRunConfig(rules.Sho), dir, store, m, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	five, _ := store.Find("5")
+	if err := j.setBest(five, nil); err != nil {
+		t.Fatal(err)
+	}
+	e, err := playNetwork(dir, store, true)
+	if err != nil || e.Step != 5 || e.Path != filepath.Join(dir, bestCkpt) {
+		t.Errorf("gating: %+v %v", e, err)
+	}
+	if _, err := checkpoints.ReadFile(e.Path); err != nil {
+		t.Error(err)
+	}
+	if e, _ := playNetwork(dir, store, false); e.Step != 10 {
+		t.Errorf("no gating: %+v", e)
+	}
+}
