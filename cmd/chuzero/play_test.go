@@ -3,8 +3,10 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"io"
+	"log/slog"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -17,6 +19,7 @@ import (
 	cmodel "chuzero/model"
 	"chuzero/rules"
 	"chuzero/selfplay/arena"
+	"chuzero/selfplay/report"
 )
 
 // fakeRun writes a run directory with tiny-network checkpoints at the
@@ -336,3 +339,76 @@ func TestPlayNetwork(t *testing.T) {
 		t.Errorf("no gating: %+v", e)
 	}
 }
+
+// The judge, synchronously: an evaluation against every anchor and a
+// gating decision, with their logs, metrics and best.json.
+func TestJudge(t *testing.T) {
+	dir := fakeRun(t, rules.Sho, 0, 5)
+	store, _ := checkpoints.Open(filepath.Join(dir, "checkpoints"))
+	cfg := DefaultRunConfig(rules.Sho)
+	cfg.Eval = EvalConfig{Interval: duration(time.Hour), Games: 2, Simulations: 4, Anchors: []string{"first", "greedy", "random", "hachu"}, Concurrency: 2, Threads: 1, OpeningPly: 4}
+	cfg.Gating = GatingConfig{Enabled: true, Games: 6, Simulations: 4, Elo0: 0, Elo1: 300, Alpha: 0.1, Beta: 0.1, Concurrency: 2, Threads: 1}
+	reg, m := newRegistry()
+	j, err := newJudge(cfg, dir, store, m, slogDiscard())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := j.init(); err != nil {
+		t.Fatal(err)
+	}
+	if best, ok := j.bestEntry(); !ok || best.Step != 5 {
+		t.Fatalf("initial best %+v %v: want the latest, step 5", best, ok)
+	}
+	latest, _ := store.Find("5")
+	ctx := context.Background()
+	if err := j.evaluate(ctx, latest); err != nil {
+		t.Fatal(err)
+	}
+	evals, _ := report.ReadLog[report.EvalEntry](dir, report.EvalLog)
+	var opps []string
+	for _, e := range evals {
+		opps = append(opps, e.Opponent)
+		if e.Step != 5 || e.Games != 2 {
+			t.Errorf("entry %+v", e)
+		}
+	}
+	if strings.Join(opps, ",") != "first,greedy,random" { // HaChu plays Chu only
+		t.Errorf("anchors %v", opps)
+	}
+	// gating: a new checkpoint against the best
+	save := func(step int64) checkpoints.Entry {
+		src, _ := checkpoints.ReadFile(latest.Path)
+		src.Meta.Step = step
+		e, err := store.Save(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return e
+	}
+	promoted := ""
+	j.promote = func(e checkpoints.Entry, _ *cmodel.Net) { promoted = e.Name }
+	cand := save(20)
+	if err := j.gate(ctx, cand); err != nil {
+		t.Fatal(err)
+	}
+	gates, _ := report.ReadLog[report.GatingEntry](dir, report.GatingLog)
+	if len(gates) != 1 || gates[0].Candidate != cand.Name || gates[0].Best != "step-000000005" || gates[0].Games < 1 {
+		t.Fatalf("gating log %+v", gates)
+	}
+	best, _ := j.bestEntry()
+	if gates[0].Promoted != (best.Step == 20) || gates[0].Promoted != (promoted == cand.Name) {
+		t.Errorf("decision %+v, best %+v, promoted %q", gates[0], best, promoted)
+	}
+	var out strings.Builder
+	fams, _ := reg.Gather()
+	for _, f := range fams {
+		out.WriteString(f.GetName() + "\n")
+	}
+	for _, want := range []string{"chuzero_eval_elo", "chuzero_eval_games_total", "chuzero_gating_decisions_total", "chuzero_gating_best_step"} {
+		if !strings.Contains(out.String(), want+"\n") {
+			t.Errorf("metric %s not exported", want)
+		}
+	}
+}
+
+func slogDiscard() *slog.Logger { return slog.New(slog.DiscardHandler) }
