@@ -83,8 +83,19 @@ func fakeEngine(mode string) int {
 			case "illegal":
 				fmt.Println("move a1a12")
 				continue
-			case "claim":
-				fmt.Println("0-1 {fake claims a win}")
+			case "claim": // the fake plays Gote in these tests: a claim of its own win
+				if g.Position().SideToMove() == rules.Gote {
+					fmt.Println("0-1 {fake claims a win}")
+				} else {
+					fmt.Println("1-0 {fake claims a win}")
+				}
+				continue
+			case "concede": // the opponent's win: a resignation, HaChu's way
+				if g.Position().SideToMove() == rules.Gote {
+					fmt.Println("1-0 {resign}")
+				} else {
+					fmt.Println("0-1 {resign}")
+				}
 				continue
 			case "resign":
 				fmt.Println("resign")
@@ -237,6 +248,7 @@ func TestReferee(t *testing.T) {
 		{"refuse", "adjudication", "refused", false, true},
 		{"claim", "adjudication", "fake claims a win", false, true},
 		{"resign", "resignation", "", true, false},
+		{"concede", "resignation", "resigned with", true, false},
 	} {
 		t.Run(tc.mode, func(t *testing.T) {
 			e := fake(tc.mode)

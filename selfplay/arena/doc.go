@@ -20,8 +20,10 @@
 // game for its player (ReasonIllegalMove), unless another setting of a
 // rules option would allow it, in which case the game is a draw by
 // adjudication noting the option: the players disagree on the rules, not
-// on the game. An engine refusing a move the referee accepted, or ending a
-// game the referee plays on, is adjudicated the same way; an engine that
+// on the game. An engine that announces its opponent's win ("1-0" from
+// Gote, HaChu's way of resigning) or says "resign" loses by resignation;
+// one refusing a move the referee accepted, or claiming any other result
+// the referee does not see, is adjudicated the same way; an engine that
 // crashes, hangs past its timeout or cannot speak the protocol forfeits
 // (ReasonForfeit). Every adjudication is logged and noted in the record.
 //

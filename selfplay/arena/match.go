@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -297,6 +298,11 @@ func (m *Match) play(ctx context.Context, j job) (*GameRecord, error) {
 			rec.Note = fmt.Sprintf("%s failed to move: %v", name, err)
 		case reply.Resign:
 			result = rules.WinFor(other, rules.ReasonResign)
+		case concedes(reply.Claim, side):
+			// "1-0" from Gote, "0-1" from Sente: an engine resigning the
+			// XBoard way (HaChu prints "1-0 {resign}")
+			result = rules.WinFor(other, rules.ReasonResign)
+			rec.Note = fmt.Sprintf("%s resigned with %q", name, reply.Claim)
 		case reply.Claim != "":
 			result = rules.Result{Outcome: rules.Draw, Reason: rules.ReasonAdjudicated}
 			rec.Note = fmt.Sprintf("rules disagreement: %s ended the game with %q where the referee plays on", name, reply.Claim)
@@ -336,6 +342,16 @@ func (m *Match) play(ctx context.Context, j job) (*GameRecord, error) {
 	rec.Moves = append(openingMoves(g, rec.OpeningPlies), rec.Moves...)
 	rec.Seconds = time.Since(rec.Started).Seconds()
 	return rec, nil
+}
+
+// concedes reports whether a result an engine announced on its turn as
+// side gives the game to its opponent.
+func concedes(claim string, side rules.Color) bool {
+	f := strings.Fields(claim)
+	if len(f) == 0 {
+		return false
+	}
+	return f[0] == "1-0" && side == rules.Gote || f[0] == "0-1" && side == rules.Sente
 }
 
 // openingMoves returns the first n moves of g in machine notation.
