@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"sync"
 
 	"chuzero/checkpoints"
@@ -39,59 +38,42 @@ func runTrain(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(err)
 	}
-	lc, err := cfg.loopConfig(dir)
-	if err != nil {
-		return fail(err)
-	}
 	ctx, stop := signalContext(rf.duration)
 	defer stop()
 	reg, m := newRegistry()
-	store, err := checkpoints.Open(filepath.Join(dir, "checkpoints"))
-	if err != nil {
-		return fail(err)
-	}
 	log.Info("training run", "dir", dir, "variant", cfg.Variant, "model", cfg.Model.Preset, "blas", model.BLAS,
 		"selfplay_games", cfg.Self.Games, "train_threads", cfg.Train.Threads, "selfplay_threads", cfg.Self.Threads)
-	loop, err := model.NewLoop(lc, store, log)
+	ts, err := newTrainSide(cfg, dir, m, log)
 	if err != nil {
 		return fail(err)
 	}
-	defer loop.Close()
-	judge, err := newJudge(cfg, dir, store, m, log)
+	defer ts.close()
+	if err := ts.judge.init(); err != nil {
+		return fail(err)
+	}
+	latest, err := playNetwork(dir, ts.store, cfg.Gating.Enabled)
 	if err != nil {
 		return fail(err)
 	}
-	if err := judge.init(); err != nil {
-		return fail(err)
-	}
-	latest, err := playNetwork(dir, store, cfg.Gating.Enabled)
-	if err != nil {
-		return fail(err)
-	}
-	net := model.NewNet(loop.Weights())
+	net := model.NewNet(ts.loop.Weights())
 	if cfg.Gating.Enabled {
 		if net, err = loadNet(latest, cfg.Variant); err != nil {
 			return fail(err)
 		}
 	}
-	trainLog := newTrainLog(dir)
 	var prog *progress
 	if !rf.quiet {
 		prog = newProgress(os.Stderr, log, rf.duration, *maxSteps)
 		prog.checkpoint(latest.Name)
 	}
+	ts.prog = prog
 	sp, err := newSelfPlayer(cfg, dir, net, latest.Name, m, prog, log)
 	if err != nil {
 		return fail(err)
 	}
 	m.evaluatorSteps.Set(float64(latest.Step))
 	m.ckptStep.Set(float64(latest.Step))
-	loop.OnCheckpoint = func(e checkpoints.Entry, w *model.Weights) {
-		m.checkpoint(e.Step)
-		if prog != nil {
-			prog.checkpoint(e.Name)
-		}
-		judge.checkpoint(e)
+	ts.afterCheckpoint = func(e checkpoints.Entry, w *model.Weights) {
 		if cfg.Gating.Enabled {
 			return // self-play changes network when the judge promotes one
 		}
@@ -99,16 +81,9 @@ func runTrain(args []string, stdout, stderr io.Writer) int {
 			log.Error("switching self-play to the new network failed", "err", err)
 		}
 	}
-	judge.promote = func(e checkpoints.Entry, net *model.Net) {
+	ts.judge.promote = func(e checkpoints.Entry, net *model.Net) {
 		if err := sp.use(net, e.Name, e.Step); err != nil {
 			log.Error("switching self-play to the promoted network failed", "err", err)
-		}
-	}
-	loop.OnStep = func(i model.StepInfo) {
-		m.step(i)
-		trainLog.step(i, log)
-		if prog != nil {
-			prog.trainStep(i)
 		}
 	}
 	addr, err := serveMetrics(ctx, cfg.Metrics, rf.set["metrics-addr"], reg, func() error { return ctx.Err() }, log)
@@ -127,11 +102,10 @@ func runTrain(args []string, stdout, stderr io.Writer) int {
 		wg.Add(1)
 		go func() { defer wg.Done(); prog.run(runCtx) }()
 	}
-	wg.Add(3)
-	go func() { defer wg.Done(); judge.run(runCtx) }()
+	wg.Add(2)
 	go func() {
 		defer wg.Done()
-		errs <- loop.Run(runCtx, *maxSteps)
+		errs <- ts.run(runCtx, *maxSteps)
 		cancel() // the step bound, or an error: stop self-play too
 	}()
 	go func() {
@@ -149,7 +123,7 @@ func runTrain(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	st := sp.runner.Stats()
-	log.Info("stopped", "step", loop.Step(), "games", st.Games, "positions", st.Positions)
-	fmt.Fprintf(stdout, "stopped at step %d; %d games, %d positions this session\n", loop.Step(), st.Games, st.Positions)
+	log.Info("stopped", "step", ts.loop.Step(), "games", st.Games, "positions", st.Positions)
+	fmt.Fprintf(stdout, "stopped at step %d; %d games, %d positions this session\n", ts.loop.Step(), st.Games, st.Positions)
 	return 0
 }

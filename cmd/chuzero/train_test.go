@@ -399,3 +399,25 @@ gating: {enabled: true, games: 4, simulations: 4, elo0: 0, elo1: 200}
 		t.Errorf("report: %d\n%s\n%s", code, out, errs)
 	}
 }
+
+// TestSelfPlayThenTrainer: the two halves as separate commands on one
+// directory: self-play games, then a trainer that trains on them to a step
+// bound and writes its checkpoints and log.
+func TestSelfPlayThenTrainer(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "run")
+	cfg := writeQuickConfig(t)
+	code, out, errs := runCmd("selfplay", "-run", dir, "-config", cfg, "-max-games", "8", "-metrics-addr", "off", "-quiet")
+	if code != 0 || !strings.Contains(out, "stopped: 8 games") {
+		t.Fatalf("selfplay: exit %d\n%s\n%s", code, out, errs)
+	}
+	code, out, errs = runCmd("trainer", "-run", dir, "-max-steps", "6", "-metrics-addr", "off", "-quiet")
+	if code != 0 || !strings.Contains(out, "stopped at step 6") {
+		t.Fatalf("trainer: exit %d\n%s\n%s", code, out, errs)
+	}
+	if step, _, games := checkRun(t, dir); step != 6 || games < 8 {
+		t.Errorf("step %d, %d games", step, games)
+	}
+	if trains, err := report.ReadLog[report.TrainEntry](dir, report.TrainLog); err != nil || len(trains) == 0 {
+		t.Errorf("train log: %d entries, %v", len(trains), err)
+	}
+}

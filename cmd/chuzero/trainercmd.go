@@ -1,14 +1,9 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
-
-	"chuzero/checkpoints"
-	"chuzero/model"
 )
 
 func init() {
@@ -38,48 +33,17 @@ func runTrainer(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(err)
 	}
-	lc, err := cfg.loopConfig(dir)
-	if err != nil {
-		return fail(err)
-	}
-	if err := os.MkdirAll(lc.Samples, 0o755); err != nil {
-		return fail(err)
-	}
 	ctx, stop := signalContext(rf.duration)
 	defer stop()
 	reg, m := newRegistry()
-	store, err := checkpoints.Open(filepath.Join(dir, "checkpoints"))
+	ts, err := newTrainSide(cfg, dir, m, log)
 	if err != nil {
 		return fail(err)
 	}
-	loop, err := model.NewLoop(lc, store, log)
-	if err != nil {
-		return fail(err)
-	}
-	defer loop.Close()
-	judge, err := newJudge(cfg, dir, store, m, log)
-	if err != nil {
-		return fail(err)
-	}
-	trainLog := newTrainLog(dir)
-	var prog *progress
+	defer ts.close()
 	if !rf.quiet {
-		prog = newProgress(os.Stderr, log, rf.duration, *maxSteps)
-		go prog.run(ctx)
-	}
-	loop.OnCheckpoint = func(e checkpoints.Entry, _ *model.Weights) {
-		judge.checkpoint(e)
-		m.checkpoint(e.Step)
-		if prog != nil {
-			prog.checkpoint(e.Name)
-		}
-	}
-	loop.OnStep = func(i model.StepInfo) {
-		m.step(i)
-		trainLog.step(i, log)
-		if prog != nil {
-			prog.trainStep(i)
-		}
+		ts.prog = newProgress(os.Stderr, log, rf.duration, *maxSteps)
+		go ts.prog.run(ctx)
 	}
 	addr, err := serveMetrics(ctx, cfg.Metrics, rf.set["metrics-addr"], reg, func() error { return ctx.Err() }, log)
 	if err != nil {
@@ -88,15 +52,9 @@ func runTrainer(args []string, stdout, stderr io.Writer) int {
 	if addr != "" {
 		fmt.Fprintf(stdout, "metrics: http://%s/metrics\n", addr)
 	}
-	jctx, stopJudge := context.WithCancel(ctx)
-	judged := make(chan struct{})
-	go func() { judge.run(jctx); close(judged) }()
-	err = loop.Run(ctx, *maxSteps)
-	stopJudge()
-	<-judged
-	if err != nil {
+	if err := ts.run(ctx, *maxSteps); err != nil {
 		return fail(err)
 	}
-	fmt.Fprintf(stdout, "stopped at step %d\n", loop.Step())
+	fmt.Fprintf(stdout, "stopped at step %d\n", ts.loop.Step())
 	return 0
 }

@@ -1,0 +1,84 @@
+package main
+
+import (
+	"context"
+	"log/slog"
+	"os"
+	"path/filepath"
+
+	"chuzero/checkpoints"
+	"chuzero/model"
+)
+
+// trainSide is the training half of a run, shared by "train" and
+// "trainer": the checkpoint store, the training loop, the judge
+// (evaluation and gating) and the training log, wired to the metrics and
+// the progress display.
+type trainSide struct {
+	store *checkpoints.Store
+	loop  *model.Loop
+	judge *judge
+	// prog, if set before run, shows checkpoints and steps.
+	prog *progress
+	// afterCheckpoint, if set, runs after each new checkpoint has been
+	// counted, shown and handed to the judge (train: self-play switches).
+	afterCheckpoint func(checkpoints.Entry, *model.Weights)
+}
+
+func newTrainSide(cfg RunConfig, dir string, m *Metrics, log *slog.Logger) (*trainSide, error) {
+	lc, err := cfg.loopConfig(dir)
+	if err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(lc.Samples, 0o755); err != nil {
+		return nil, err
+	}
+	store, err := checkpoints.Open(filepath.Join(dir, "checkpoints"))
+	if err != nil {
+		return nil, err
+	}
+	loop, err := model.NewLoop(lc, store, log)
+	if err != nil {
+		return nil, err
+	}
+	j, err := newJudge(cfg, dir, store, m, log)
+	if err != nil {
+		loop.Close()
+		return nil, err
+	}
+	t := &trainSide{store: store, loop: loop, judge: j}
+	trainLog := newTrainLog(dir)
+	loop.OnCheckpoint = func(e checkpoints.Entry, w *model.Weights) {
+		m.checkpoint(e.Step)
+		if t.prog != nil {
+			t.prog.checkpoint(e.Name)
+		}
+		j.checkpoint(e)
+		if t.afterCheckpoint != nil {
+			t.afterCheckpoint(e, w)
+		}
+	}
+	loop.OnStep = func(i model.StepInfo) {
+		m.step(i)
+		trainLog.step(i, log)
+		if t.prog != nil {
+			t.prog.trainStep(i)
+		}
+	}
+	return t, nil
+}
+
+// run trains until ctx ends or the loop reaches maxSteps, with the judge
+// beside it; the judge stops with the loop.
+func (t *trainSide) run(ctx context.Context, maxSteps int64) error {
+	jctx, stopJudge := context.WithCancel(ctx)
+	judged := make(chan struct{})
+	go func() { t.judge.run(jctx); close(judged) }()
+	err := t.loop.Run(ctx, maxSteps)
+	stopJudge()
+	<-judged
+	return err
+}
+
+// close releases the loop.
+func (t *trainSide) close() { t.loop.Close() }
