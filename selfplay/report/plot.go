@@ -388,8 +388,9 @@ func lossPlot(d *runData, opt Options, tx timeAxis) *plot.Plot {
 	return finish(p, tx)
 }
 
-// eloPoints is the points of one opponent with their 95% intervals.
-type eloPoints struct {
+// errPoints are points with vertical error bars (95% intervals), for
+// plotter.NewYErrorBars: Elo estimates, false-positive rates.
+type errPoints struct {
 	plotter.XYs
 	plotter.YErrors
 }
@@ -436,7 +437,7 @@ func eloPlot(d *runData, opt Options, tx timeAxis) *plot.Plot {
 	var clipped plotter.XYLabels // estimates outside the frame, labelled with their value
 	for i, o := range opps {
 		es := byOpp[o]
-		pts := eloPoints{XYs: make(plotter.XYs, len(es)), YErrors: make(plotter.YErrors, len(es))}
+		pts := errPoints{XYs: make(plotter.XYs, len(es)), YErrors: make(plotter.YErrors, len(es))}
 		for j, e := range es {
 			y := clip(e.Elo, lo, hi)
 			if y != e.Elo && !math.IsNaN(e.Elo) {
@@ -575,12 +576,6 @@ func gameLengthPlot(d *runData, opt Options, tx timeAxis) *plot.Plot {
 	return finish(p, tx)
 }
 
-// fpPoints is the rates with their Wilson intervals.
-type fpPoints struct {
-	plotter.XYs
-	plotter.YErrors
-}
-
 // resignFPPlot: among games in which resigning was forbidden and a side
 // would have resigned, the share in which that side did not lose, per
 // bin (at most half as many bins as the other game plots, and about 5
@@ -592,7 +587,7 @@ func resignFPPlot(d *runData, opt Options, tx timeAxis) *plot.Plot {
 		return noData(p, "no data yet: no game without resignation in which a side would have resigned")
 	}
 	bins, w := gameBins(d, opt, 2, d.sum.ResignChecked, 5)
-	var pts fpPoints
+	var pts errPoints
 	var counts []string
 	for _, b := range bins {
 		n, k := 0, 0
