@@ -54,6 +54,9 @@ type Match struct {
 	mu      sync.Mutex
 	st      *Standings
 	records []GameRecord
+	// jsonl and pgn hold every finished game in its file form, each
+	// encoded once, so rewriting the files after a game costs a copy.
+	jsonl, pgn bytes.Buffer
 }
 
 // job is one game to play.
@@ -223,23 +226,23 @@ func (m *Match) record(rec *GameRecord) bool {
 	return m.st.SPRT != nil && m.st.SPRT.Decision != Continue
 }
 
-// save rewrites the match files atomically (called with mu held).
+// save adds the newest record to the file forms and rewrites the match
+// files atomically (called with mu held, after each game).
 func (m *Match) save() error {
-	var jl, pgn bytes.Buffer
-	enc := json.NewEncoder(&jl)
-	for i := range m.records {
-		if err := enc.Encode(&m.records[i]); err != nil {
-			return err
-		}
-		if err := m.records[i].WritePGN(&pgn, m.cfg.Event); err != nil {
-			return err
-		}
+	rec := &m.records[len(m.records)-1]
+	b, err := json.Marshal(rec)
+	if err != nil {
+		return err
+	}
+	m.jsonl.Write(append(b, '\n'))
+	if err := rec.WritePGN(&m.pgn, m.cfg.Event); err != nil {
+		return err
 	}
 	res, err := json.MarshalIndent(m.st.Summary(), "", "  ")
 	if err != nil {
 		return err
 	}
-	for name, data := range map[string][]byte{"games.jsonl": jl.Bytes(), "games.pgn": pgn.Bytes(), "results.json": append(res, '\n')} {
+	for name, data := range map[string][]byte{"games.jsonl": m.jsonl.Bytes(), "games.pgn": m.pgn.Bytes(), "results.json": append(res, '\n')} {
 		if err := selfplay.WriteFileAtomic(filepath.Join(m.cfg.Dir, name), data); err != nil {
 			return err
 		}
