@@ -74,7 +74,48 @@ type Sample struct {
 	History     []HistMove // past moves, oldest first (at most MaxHistory)
 	SFEN        string
 	Policy      []PolicyEntry // search target over legal moves; sums to 1 when non-empty
+
+	// Truncated: the game was stopped by the self-play ply cap, so it has no
+	// real result; Outcome is Draw and EndValue holds the search's estimate
+	// of the result (the value target used instead of the draw).
+	Truncated bool
+	// EndValue is the value target standing in for the result of a
+	// truncated game, from the side to move's point of view, in [-1, 1].
+	EndValue float32
+	// Aux holds the auxiliary training targets (version 2 records); nil
+	// when the record has none.
+	Aux *AuxTargets
 }
+
+// AuxTargets are the auxiliary training targets of a sample (KataGo-style
+// heads that speed up learning; they are never used in play).
+type AuxTargets struct {
+	// ReplyPolicy is the opponent's reply target: the next ply's
+	// full-search policy, indexed in the next position's own frame (the
+	// opponent's point of view); empty when the next move had no full
+	// search or the game ended.
+	ReplyPolicy []PolicyEntry
+	// MaterialEnd and MaterialAhead are the material balance (side to move
+	// minus opponent, piece-table values, divided by one side's starting
+	// material, clamped to [-1, 1]) at the game's end and AuxAheadPlies
+	// plies ahead (or at the end, if sooner).
+	MaterialEnd, MaterialAhead float32
+	// Ownership is, for every square in dense absolute order (rank*W +
+	// file), who occupies it at the game's end: +1 the side to move of this
+	// sample, -1 the opponent, 0 empty.
+	Ownership []int8
+	// ShortValue are short-term value targets over the horizons
+	// ShortValueHorizons: the exponentially weighted average, weight
+	// (1-1/h)^k, of the root values k plies ahead from this side's point of
+	// view, the game's result standing for every ply past its end.
+	ShortValue [3]float32
+}
+
+// AuxAheadPlies is the horizon of AuxTargets.MaterialAhead.
+const AuxAheadPlies = 16
+
+// ShortValueHorizons are the horizons, in plies, of AuxTargets.ShortValue.
+var ShortValueHorizons = [3]int{6, 16, 50}
 
 // Limits that keep a corrupt or hostile record from asking for absurd
 // allocations.

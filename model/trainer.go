@@ -52,6 +52,16 @@ type Batch struct {
 	Legal  [][]int32    // per sample: policy indices of the legal moves
 	Policy [][]float32  // per sample: target probability of each legal move; nil = no policy target
 	WDL    [][3]float32 // per sample: value target (win, draw, loss for the side to move)
+
+	// Auxiliary targets (see encode.AuxTargets); a sample with HasAux[i]
+	// false contributes nothing to the auxiliary losses. All may be nil
+	// when no sample has auxiliary targets.
+	HasAux      []bool
+	ReplyLegal  [][]int32    // per sample: policy indices of the opponent's reply target
+	ReplyPolicy [][]float32  // per sample: its probabilities; nil = no reply target
+	Material    [][2]float32 // per sample: material balance at the end and AuxAheadPlies ahead, in [-1, 1]
+	ShortValue  [][3]float32 // per sample: short-term value targets, in [-1, 1]
+	Ownership   []float32    // N x H*W, network frame (the planes' square order): +1 own, -1 opponent, 0 empty
 }
 
 // StepStats reports one training step.
