@@ -59,15 +59,18 @@
 // and chunk, and never skips anything. Writers write to a temporary file,
 // fsync, rename and fsync the directory.
 //
-// A record (little-endian), version 1:
+// A record (little-endian), version 2 (RecordVersion; the file format in
+// the header is the version of every record in the file):
 //
 //	u32   length of the rest of the record
-//	u8    encode version (1)
+//	u8    record version (2; 1 for the older records described below)
 //	u8    variant (1 chu, 2 sho, 3 heian)
 //	[20]  rules config (rules.Config binary form: variant, 13 option bytes, 2 zero bytes, u32 MaxPlies)
 //	u64   game id
 //	u32   ply: plies played before the position (SFEN move number - 1)
-//	u8    flags: bit 0 = the move had a full search (its policy is a training target)
+//	u8    flags: bit 0 = the move had a full search (its policy is a training target),
+//	        bit 1 = truncated: the self-play ply cap stopped the game (outcome is draw, use the end value),
+//	        bit 2 = auxiliary targets follow the end value
 //	u8    repetitions: occurrences of the position so far (1 = first)
 //	f32   root value: the search's value of the position for the side to move, in [-1, 1]
 //	u32   root visits
@@ -77,6 +80,25 @@
 //	        (bit 0 promotes, bit 1 pass; squares 255 for a pass)
 //	u16   SFEN length, then the SFEN (canonical, lishogi convention)
 //	u32   m: policy entries, then m x (u32 policy index, f32 probability), over legal moves
+//	f32   end value: for a truncated game, the value target standing in for the result
+//	        (the final search's root value, for this side to move), in [-1, 1]; else 0
+//	with flag bit 2, the auxiliary targets (AuxTargets):
+//	u32   r: reply policy entries, then r x (u32 index, f32 probability): the next ply's
+//	        full-search policy in the next position's own frame (r = 0: no full search next)
+//	f32   material at the game's end, side to move minus opponent, divided by one side's
+//	        starting material without royals, clamped to [-1, 1]
+//	f32   the same AuxAheadPlies (16) plies ahead, or at the end if sooner
+//	u16   o: ownership squares (the board's H*W), then o x i8 in dense absolute order
+//	        (rank*W+file): +1 the side to move holds the square at the game's end, -1 the
+//	        opponent, 0 empty; Spec.EncodeOwnership puts it in the planes' frame
+//	3xf32 short-term values over ShortValueHorizons (6, 16, 50 plies): the average of the
+//	        root values k plies ahead (this side's view) with weights (1-1/h)^k normalised
+//	        to sum 1, the result (end value if truncated) standing for plies past the end
 //
-// testdata/record.golden pins one record byte for byte.
+// Version 1 records end after the policy entries; their flags have only
+// bit 0, and they read with Truncated false, EndValue 0 and Aux nil.
+//
+// testdata/record.golden pins one record byte for byte, record_v1.golden
+// a version 1 record; testdata/v1.samples is a file of the version 1
+// writer.
 package encode

@@ -173,7 +173,7 @@ func BenchmarkSampleRecord(b *testing.B) {
 		var s Sample
 		n := 0
 		for b.Loop() {
-			if err := decodeRecord(recs[n%len(recs)][4:], &s); err != nil {
+			if _, err := decodeRecord(recs[n%len(recs)][4:], &s); err != nil {
 				b.Fatal(err)
 			}
 			n++

@@ -1,7 +1,6 @@
 package encode
 
 import (
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"math"
@@ -226,112 +225,10 @@ func (spec *Spec) EncodeSample(s *Sample, dst []float32, mirror bool) error {
 	return spec.Encode(&State{Pos: &p, History: hist, Repetitions: int(s.Repetitions)}, dst)
 }
 
-// AppendBinary appends the sample's record (length-prefixed, see the
-// package documentation).
-func (s *Sample) AppendBinary(b []byte) ([]byte, error) {
-	if len(s.SFEN) > maxSFEN {
-		return b, fmt.Errorf("encode: SFEN of %d bytes", len(s.SFEN))
-	}
-	if len(s.History) > MaxHistory {
-		return b, fmt.Errorf("encode: %d history moves, at most %d", len(s.History), MaxHistory)
-	}
-	if len(s.Policy) > maxPolicy {
-		return b, fmt.Errorf("encode: policy of %d entries", len(s.Policy))
-	}
-	start := len(b)
-	b = append(b, 0, 0, 0, 0) // length, filled in below
-	b = append(b, Version, byte(s.Config.Variant))
-	var err error
-	if b, err = s.Config.AppendBinary(b); err != nil {
-		return b[:start], err
-	}
-	b = binary.LittleEndian.AppendUint64(b, s.GameID)
-	b = binary.LittleEndian.AppendUint32(b, s.Ply)
-	var flags byte
-	if s.FullSearch {
-		flags |= 1
-	}
-	b = append(b, flags, s.Repetitions)
-	b = binary.LittleEndian.AppendUint32(b, math.Float32bits(s.RootValue))
-	b = binary.LittleEndian.AppendUint32(b, s.RootVisits)
-	b = append(b, byte(s.Outcome), byte(len(s.History)))
-	for _, h := range s.History {
-		b = append(b, h.From, h.Mid, h.To, h.Flags)
-	}
-	b = binary.LittleEndian.AppendUint16(b, uint16(len(s.SFEN)))
-	b = append(b, s.SFEN...)
-	b = binary.LittleEndian.AppendUint32(b, uint32(len(s.Policy)))
-	for _, e := range s.Policy {
-		b = binary.LittleEndian.AppendUint32(b, e.Index)
-		b = binary.LittleEndian.AppendUint32(b, math.Float32bits(e.Prob))
-	}
-	binary.LittleEndian.PutUint32(b[start:], uint32(len(b)-start-4))
-	return b, nil
-}
-
-// decodeRecord reads one record body (after its length field).
-func decodeRecord(b []byte, s *Sample) error {
-	d := decoder{b: b}
-	version := d.u8()
-	if d.err == nil && version != Version {
-		return fmt.Errorf("record of encode version %d, this build reads %d", version, Version)
-	}
-	variant := d.u8()
-	cfg := d.bytes(rules.BinarySize)
-	if d.err != nil {
-		return d.err
-	}
-	if err := s.Config.UnmarshalBinary(cfg); err != nil {
-		return err
-	}
-	if byte(s.Config.Variant) != variant {
-		return fmt.Errorf("record variant %d disagrees with its rules config (%s)", variant, s.Config.Variant)
-	}
-	s.GameID = d.u64()
-	s.Ply = d.u32()
-	flags := d.u8()
-	s.FullSearch = flags&1 != 0
-	s.Repetitions = d.u8()
-	s.RootValue = math.Float32frombits(d.u32())
-	s.RootVisits = d.u32()
-	s.Outcome = Outcome(d.u8())
-	nh := int(d.u8())
-	if d.err == nil && (flags&^1 != 0 || s.Outcome > Loss || nh > MaxHistory) {
-		return fmt.Errorf("bad flags %#x, outcome %d or history count %d", flags, s.Outcome, nh)
-	}
-	s.History = s.History[:0]
-	for i := 0; i < nh && d.err == nil; i++ {
-		h := d.bytes(4)
-		if d.err == nil {
-			s.History = append(s.History, HistMove{h[0], h[1], h[2], h[3]})
-		}
-	}
-	ns := int(d.u16())
-	if d.err == nil && ns > maxSFEN {
-		return fmt.Errorf("SFEN length %d", ns)
-	}
-	s.SFEN = string(d.bytes(ns))
-	np := int(d.u32())
-	if d.err == nil && (np > maxPolicy || np*8 > len(d.b)-d.off) {
-		return fmt.Errorf("policy of %d entries does not fit the record", np)
-	}
-	s.Policy = s.Policy[:0]
-	for i := 0; i < np && d.err == nil; i++ {
-		idx := d.u32()
-		s.Policy = append(s.Policy, PolicyEntry{idx, math.Float32frombits(d.u32())})
-	}
-	if d.err != nil {
-		return d.err
-	}
-	if d.off != len(b) {
-		return fmt.Errorf("%d unread bytes at the end of the record", len(b)-d.off)
-	}
-	return nil
-}
-
 // Validate checks a decoded sample against its spec: the position parses,
-// the history decodes, every policy index is in range with a finite,
-// non-negative probability.
+// the history decodes, every policy index (of the policy and the reply
+// policy) is in range with a finite, non-negative probability, the values
+// are in [-1, 1] and the ownership covers the board.
 func (s *Sample) Validate(spec *Spec) error {
 	if s.Config.Variant != spec.Variant {
 		return fmt.Errorf("encode: %s sample for a %s spec", s.Config.Variant, spec.Variant)
@@ -339,63 +236,34 @@ func (s *Sample) Validate(spec *Spec) error {
 	if _, _, err := s.Position(nil); err != nil {
 		return err
 	}
-	if math.IsNaN(float64(s.RootValue)) || s.RootValue < -1 || s.RootValue > 1 {
-		return fmt.Errorf("encode: root value %v outside [-1, 1]", s.RootValue)
+	if err := checkUnit("root value", s.RootValue); err != nil {
+		return err
 	}
-	for _, e := range s.Policy {
-		if int(e.Index) >= spec.PolicySize || !(e.Prob >= 0) || math.IsInf(float64(e.Prob), 0) {
-			return fmt.Errorf("encode: policy entry %+v invalid", e)
-		}
+	if err := checkUnit("end value", s.EndValue); err != nil {
+		return err
+	}
+	if err := checkPolicy(spec, "policy", s.Policy); err != nil {
+		return err
+	}
+	if s.Aux != nil {
+		return s.Aux.validate(spec)
 	}
 	return nil
 }
 
-// decoder reads little-endian fields and remembers the first overrun.
-type decoder struct {
-	b   []byte
-	off int
-	err error
+// checkUnit reports a value that is NaN or outside [-1, 1].
+func checkUnit(what string, v float32) error {
+	if !(v >= -1 && v <= 1) {
+		return fmt.Errorf("encode: %s %v outside [-1, 1]", what, v)
+	}
+	return nil
 }
 
-var errShort = errors.New("record ends early")
-
-func (d *decoder) bytes(n int) []byte {
-	if d.err != nil {
-		return nil
+func checkPolicy(spec *Spec, what string, p []PolicyEntry) error {
+	for _, e := range p {
+		if int(e.Index) >= spec.PolicySize || !(e.Prob >= 0) || math.IsInf(float64(e.Prob), 0) {
+			return fmt.Errorf("encode: %s entry %+v invalid", what, e)
+		}
 	}
-	if n < 0 || d.off+n > len(d.b) {
-		d.err = errShort
-		return nil
-	}
-	out := d.b[d.off : d.off+n]
-	d.off += n
-	return out
-}
-
-func (d *decoder) u8() uint8 {
-	if b := d.bytes(1); b != nil {
-		return b[0]
-	}
-	return 0
-}
-
-func (d *decoder) u16() uint16 {
-	if b := d.bytes(2); b != nil {
-		return binary.LittleEndian.Uint16(b)
-	}
-	return 0
-}
-
-func (d *decoder) u32() uint32 {
-	if b := d.bytes(4); b != nil {
-		return binary.LittleEndian.Uint32(b)
-	}
-	return 0
-}
-
-func (d *decoder) u64() uint64 {
-	if b := d.bytes(8); b != nil {
-		return binary.LittleEndian.Uint64(b)
-	}
-	return 0
+	return nil
 }

@@ -15,7 +15,7 @@ import (
 
 // Sample files. Layout (little-endian):
 //
-//	header   20 bytes: magic "CHZSAMPL" | u16 file format (1) | u16 encode version |
+//	header   20 bytes: magic "CHZSAMPL" | u16 file format | u16 encode version |
 //	         u8 variant | 3 zero bytes | u32 CRC-32C of the 16 bytes before it
 //	chunk    u32 magic "CHNK" | u32 record count | u32 payload length |
 //	         u32 CRC-32C of the payload | payload (the records)
@@ -23,10 +23,13 @@ import (
 //	         u32 CRC-32C of the 16 bytes before it
 //
 // A file ends right after its trailer; a file without one was cut short.
+// The file format is the record version of every record in the file
+// (RecordVersion when written by this build; format 1 files, from before
+// the auxiliary targets, are still read). The encode version is Version,
+// the plane and policy layout the records' policy indices refer to.
 
 const (
 	fileMagic   = "CHZSAMPL"
-	fileFormat  = 1
 	headerSize  = 20
 	chunkMagic  = "CHNK"
 	endMagic    = "CEND"
@@ -83,7 +86,7 @@ func CreateSampleFile(path string, v rules.VariantID) (*SampleWriter, error) {
 	w := &SampleWriter{path: path, tmp: tmp, w: bufio.NewWriterSize(tmp, 1<<16), variant: v}
 	h := make([]byte, 0, headerSize)
 	h = append(h, fileMagic...)
-	h = binary.LittleEndian.AppendUint16(h, fileFormat)
+	h = binary.LittleEndian.AppendUint16(h, RecordVersion)
 	h = binary.LittleEndian.AppendUint16(h, Version)
 	h = append(h, byte(v), 0, 0, 0)
 	h = binary.LittleEndian.AppendUint32(h, crc32.Checksum(h, castagnoli))
@@ -196,6 +199,9 @@ type SampleReader struct {
 	r       *bufio.Reader
 	off     int64
 	Variant rules.VariantID
+	// Format is the file format, which is also the record version of
+	// every record in the file (1 or RecordVersion).
+	Format  int
 	chunk   int
 	left    uint32 // records left in the current chunk
 	payload []byte
@@ -218,11 +224,12 @@ func NewSampleReader(r io.Reader, name string) (*SampleReader, error) {
 		return nil, sr.corrupt(0, "not a chuzero sample file (bad magic)")
 	case binary.LittleEndian.Uint32(h[16:]) != crc32.Checksum(h[:16], castagnoli):
 		return nil, sr.corrupt(0, "header checksum mismatch")
-	case binary.LittleEndian.Uint16(h[8:]) != fileFormat:
-		return nil, sr.corrupt(0, fmt.Sprintf("file format %d, this build reads %d", binary.LittleEndian.Uint16(h[8:]), fileFormat))
+	case binary.LittleEndian.Uint16(h[8:]) < 1 || binary.LittleEndian.Uint16(h[8:]) > RecordVersion:
+		return nil, sr.corrupt(0, fmt.Sprintf("file format %d, this build reads 1 to %d", binary.LittleEndian.Uint16(h[8:]), RecordVersion))
 	case binary.LittleEndian.Uint16(h[10:]) != Version:
 		return nil, sr.corrupt(0, fmt.Sprintf("encode version %d, this build reads %d", binary.LittleEndian.Uint16(h[10:]), Version))
 	}
+	sr.Format = int(binary.LittleEndian.Uint16(h[8:]))
 	sr.Variant = rules.VariantID(h[12])
 	if !sr.Variant.Valid() {
 		return nil, sr.corrupt(0, fmt.Sprintf("unknown variant %d", h[12]))
@@ -268,8 +275,12 @@ func (sr *SampleReader) Next(s *Sample) error {
 		return sr.corrupt(sr.off, fmt.Sprintf("record of %d bytes runs past the chunk", n))
 	}
 	body := sr.payload[sr.pos+4 : sr.pos+4+n]
-	if err := decodeRecord(body, s); err != nil {
+	version, err := decodeRecord(body, s)
+	if err != nil {
 		return sr.corrupt(sr.off, err.Error())
+	}
+	if int(version) != sr.Format {
+		return sr.corrupt(sr.off, fmt.Sprintf("record version %d in a file of format %d", version, sr.Format))
 	}
 	if s.Config.Variant != sr.Variant {
 		return sr.corrupt(sr.off, fmt.Sprintf("%s record in a %s file", s.Config.Variant, sr.Variant))

@@ -8,9 +8,10 @@ import (
 	"chuzero/rules"
 )
 
-// Version is the encode version: the layout of the input planes, the policy
-// index and the sample record. It is stored in every sample file and
-// checkpoint; data of another version is refused.
+// Version is the encode version: the layout of the input planes and the
+// policy index. It is stored in every sample file and checkpoint; data of
+// another version is refused. The sample record has its own version,
+// RecordVersion.
 const Version = 1
 
 // MaxHistory is the most past moves a sample records and a Spec can feed.
