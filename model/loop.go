@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"log/slog"
 	"math/rand/v2"
-	"path/filepath"
 	"sort"
 	"time"
 
@@ -37,10 +36,23 @@ type LoopConfig struct {
 	KeepEvery       int      // ... and every KeepEvery-th of the older ones
 	// MaxReuse caps training at MaxReuse samples trained per sample
 	// generated: the loop waits for self-play rather than overfit.
-	MaxReuse   float64
-	MinSamples int64         // samples needed before the first step
-	Seed       uint64        // initialisation and minibatch sampling
-	Poll       time.Duration // how often to look for new sample files
+	MaxReuse float64
+	// EarlyReuse is the reuse cap while the data are fewer than the
+	// replay's WindowMin samples: the first games come from a network that
+	// knows nothing, and training hard on a few of them memorises them.
+	EarlyReuse float64
+	MinSamples int64 // samples needed before the first step
+	MinGames   int64 // games needed before the first step
+	// The value target is (1-q)*result + q*(the search's root value), with
+	// q going linearly from ValueQStart at step 0 to ValueQEnd at step
+	// ValueQSteps (and staying there).
+	ValueQStart, ValueQEnd float64
+	ValueQSteps            int64
+	// HeldOutEvery: every so many steps, the loss of a batch of held-out
+	// games (see ReplayConfig.HoldOut) is measured (0: never).
+	HeldOutEvery int64
+	Seed         uint64        // initialisation and minibatch sampling
+	Poll         time.Duration // how often to look for new sample files
 }
 
 // DefaultLoopConfig returns the loop defaults for variant v.
@@ -48,7 +60,17 @@ func DefaultLoopConfig(v rules.VariantID) LoopConfig {
 	return LoopConfig{Rules: rules.DefaultConfig(v), Model: DefaultConfig(), Encode: encode.DefaultOptions(),
 		Train: DefaultTrainConfig(), Replay: DefaultReplayConfig(),
 		Schedule: []LRStep{{0, 2e-3}, {100000, 5e-4}, {300000, 1.5e-4}}, WarmupSteps: 200,
-		CheckpointEvery: 200, KeepLast: 10, KeepEvery: 10, MaxReuse: 4, MinSamples: 2048, Seed: 1, Poll: 2 * time.Second}
+		CheckpointEvery: 200, KeepLast: 10, KeepEvery: 10, MaxReuse: 4, EarlyReuse: 2, MinSamples: 2048, MinGames: 64,
+		ValueQStart: 0, ValueQEnd: 0.5, ValueQSteps: 10000, HeldOutEvery: 100, Seed: 1, Poll: 2 * time.Second}
+}
+
+// ValueQ returns the weight of the search value in the value target at
+// step.
+func (c LoopConfig) ValueQ(step int64) float64 {
+	if c.ValueQSteps <= 0 || step >= c.ValueQSteps {
+		return c.ValueQEnd
+	}
+	return c.ValueQStart + (c.ValueQEnd-c.ValueQStart)*float64(step)/float64(c.ValueQSteps)
 }
 
 // Validate reports a problem with c.
@@ -70,8 +92,10 @@ func (c LoopConfig) Validate() error {
 		return errors.New("model: the learning-rate schedule must start at step 0")
 	case c.CheckpointEvery < 1 || c.KeepLast < 1 || c.KeepEvery < 0:
 		return errors.New("model: CheckpointEvery and KeepLast must be positive")
-	case c.MaxReuse <= 0 || c.MinSamples < 0:
-		return errors.New("model: MaxReuse must be positive")
+	case c.MaxReuse <= 0 || c.EarlyReuse < 0 || c.MinSamples < 0 || c.MinGames < 0 || c.HeldOutEvery < 0:
+		return errors.New("model: MaxReuse must be positive; EarlyReuse, MinSamples, MinGames, HeldOutEvery not negative")
+	case c.ValueQStart < 0 || c.ValueQStart > 1 || c.ValueQEnd < 0 || c.ValueQEnd > 1 || c.ValueQSteps < 0:
+		return errors.New("model: the value-target weights must be in [0, 1] and ValueQSteps not negative")
 	case c.Samples == "":
 		return errors.New("model: no sample directory")
 	}
@@ -106,12 +130,18 @@ type StepInfo struct {
 	Stats       StepStats
 	LR          float64
 	Window      int
-	Samples     int64   // samples generated (in the sample files)
+	Samples     int64   // training samples generated (in the sample files, held-out games excluded)
+	Games       int64   // training games generated
 	SamplesSeen int64   // samples trained on
 	Reuse       float64 // SamplesSeen / Samples
 	Waiting     bool    // no step: waiting for self-play data
 	Skipped     bool    // the step was skipped (non-finite)
 	Seconds     float64 // duration of the step
+	ValueQ      float64 // weight of the search value in the value target
+	// HeldOut is the loss of a batch of held-out games (the same targets
+	// as training, on positions the network never trained on), set on the
+	// steps that measure it (HeldOutEvery), else nil.
+	HeldOut *StepStats
 }
 
 // Loop trains a run: it resumes from the newest checkpoint of its store
@@ -129,6 +159,7 @@ type Loop struct {
 	parent  string
 	saved   int64 // step of the last checkpoint written
 	batch   Batch
+	held    Batch // held-out batch
 	skipped int64
 
 	// OnStep is called after every step, and every Poll while waiting.
@@ -260,8 +291,7 @@ func (l *Loop) run(ctx context.Context, maxSteps int64) error {
 			}
 			lastRefresh = time.Now()
 		}
-		total := l.replay.Total()
-		if total < max(l.cfg.MinSamples, 1) || float64(l.seen+b) > l.cfg.MaxReuse*float64(total) {
+		if !l.ready() {
 			if l.OnStep != nil {
 				l.OnStep(l.info(StepStats{}, true, false, 0))
 			}
@@ -274,6 +304,7 @@ func (l *Loop) run(ctx context.Context, maxSteps int64) error {
 			continue
 		}
 		rng := rand.New(rand.NewPCG(l.cfg.Seed, uint64(l.step)<<8|uint64(l.skipped&0xff)))
+		l.replay.SetValueMix(l.cfg.ValueQ(l.step))
 		if err := l.replay.FillBatch(rng, &l.batch, int(b)); err != nil {
 			return err
 		}
@@ -296,6 +327,9 @@ func (l *Loop) run(ctx context.Context, maxSteps int64) error {
 		if l.OnStep != nil {
 			info := l.info(st, false, false, time.Since(start).Seconds())
 			info.LR = lr
+			if info.HeldOut, err = l.heldOut(); err != nil {
+				return err
+			}
 			l.OnStep(info)
 		}
 		if l.step%l.cfg.CheckpointEvery == 0 {
@@ -307,6 +341,43 @@ func (l *Loop) run(ctx context.Context, maxSteps int64) error {
 	return nil
 }
 
+// ready reports whether the data allow a step: enough games and samples,
+// and the reuse cap (EarlyReuse while the data are below the window's
+// minimum) not reached.
+func (l *Loop) ready() bool {
+	total, b := l.replay.Total(), l.cfg.Train.Batch
+	if total < max(l.cfg.MinSamples, 1) || l.replay.Games() < l.cfg.MinGames {
+		return false
+	}
+	reuse := l.cfg.MaxReuse
+	if total < int64(l.cfg.Replay.WindowMin) && l.cfg.EarlyReuse > 0 {
+		reuse = min(reuse, l.cfg.EarlyReuse)
+	}
+	return float64(l.seen+int64(b)) <= reuse*float64(total)
+}
+
+// heldOut measures the held-out loss on the steps that ask for it (nil
+// otherwise, or while no game is held out). The batch norm runs on batch
+// statistics, as in training, so the figure compares with the training
+// loss.
+func (l *Loop) heldOut() (*StepStats, error) {
+	if l.cfg.HeldOutEvery <= 0 || l.step%l.cfg.HeldOutEvery != 0 || l.replay.HeldOut() == 0 {
+		return nil, nil
+	}
+	rng := rand.New(rand.NewPCG(l.cfg.Seed^0x686f6c64, uint64(l.step)))
+	if err := l.replay.FillHeldOut(rng, &l.held, l.cfg.Train.Batch); err != nil {
+		return nil, err
+	}
+	st, err := l.trainer.Loss(&l.held)
+	if errors.Is(err, ErrNonFinite) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &st, nil
+}
+
 func (l *Loop) info(st StepStats, waiting, skipped bool, secs float64) StepInfo {
 	total := l.replay.Total()
 	reuse := 0.0
@@ -314,11 +385,9 @@ func (l *Loop) info(st StepStats, waiting, skipped bool, secs float64) StepInfo 
 		reuse = float64(l.seen) / float64(total)
 	}
 	return StepInfo{Step: l.step, Batch: l.cfg.Train.Batch, Stats: st, LR: l.cfg.LearningRate(l.step), Window: l.replay.Window(),
-		Samples: total, SamplesSeen: l.seen, Reuse: reuse, Waiting: waiting, Skipped: skipped, Seconds: secs}
+		Samples: total, Games: l.replay.Games(), SamplesSeen: l.seen, Reuse: reuse, Waiting: waiting, Skipped: skipped,
+		Seconds: secs, ValueQ: l.cfg.ValueQ(l.step)}
 }
 
 // Skipped returns the number of skipped (non-finite) steps.
 func (l *Loop) Skipped() int64 { return l.skipped }
-
-// SampleDir returns the run's sample directory for a run directory.
-func SampleDir(run string) string { return filepath.Join(run, "samples") }

@@ -35,9 +35,11 @@ type optimizer struct {
 	beta1    float64 // Adam
 	beta2    float64
 	eps      float64
-	step     int64
-	first    map[string][]float32
-	second   map[string][]float32
+	// weightDecay: decoupled decay, decayed tensors *= 1 - lr*weightDecay
+	weightDecay float64
+	step        int64
+	first       map[string][]float32
+	second      map[string][]float32
 }
 
 func newOptimizer(kind OptimizerKind, w *Weights, momentum, beta1, beta2, eps float64) *optimizer {
@@ -57,7 +59,8 @@ func newOptimizer(kind OptimizerKind, w *Weights, momentum, beta1, beta2, eps fl
 
 // apply updates every trained tensor of w from its gradient in grads,
 // scaled by gscale (gradient clipping), with L2 coefficient l2 on decayed
-// tensors (the gradient of l2*sum(w^2), 2*l2*w, is added).
+// tensors (the gradient of l2*sum(w^2), 2*l2*w, is added) and then the
+// decoupled weight decay (decayed tensors shrink by lr*weightDecay).
 func (o *optimizer) apply(w *Weights, grads gradSink, lr, l2 float64, gscale float32) {
 	o.step++
 	bc1 := 1 - math.Pow(o.beta1, float64(o.step))
@@ -67,9 +70,10 @@ func (o *optimizer) apply(w *Weights, grads gradSink, lr, l2 float64, gscale flo
 			continue
 		}
 		g := *grads[t.Name]
-		decay := float32(0)
+		decay, shrink := float32(0), float32(1)
 		if t.Role.Decayed() {
 			decay = float32(2 * l2)
+			shrink = float32(1 - lr*o.weightDecay)
 		}
 		m := o.first[t.Name]
 		switch o.kind {
@@ -83,7 +87,7 @@ func (o *optimizer) apply(w *Weights, grads gradSink, lr, l2 float64, gscale flo
 				gi := g[i]*gscale + decay*p
 				m[i] = b1*m[i] + (1-b1)*gi
 				v[i] = b2*v[i] + (1-b2)*gi*gi
-				t.Data[i] = p - step*m[i]/(float32(math.Sqrt(float64(v[i])))*sq+eps)
+				t.Data[i] = p*shrink - step*m[i]/(float32(math.Sqrt(float64(v[i])))*sq+eps)
 			}
 		case Momentum:
 			mu := float32(o.momentum)
@@ -91,7 +95,7 @@ func (o *optimizer) apply(w *Weights, grads gradSink, lr, l2 float64, gscale flo
 			for i, p := range t.Data {
 				gi := g[i]*gscale + decay*p
 				m[i] = mu*m[i] + gi
-				t.Data[i] = p - rate*m[i]
+				t.Data[i] = p*shrink - rate*m[i]
 			}
 		}
 	}

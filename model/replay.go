@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strings"
 
 	"chuzero/encode"
 )
@@ -23,21 +22,42 @@ type ReplayConfig struct {
 	WindowMax      int
 	WindowExponent float64
 	WindowBeta     float64
-	Mirror         bool // augment minibatches with left-right mirroring (half of the samples)
+	// MirrorFraction of the minibatch positions are mirrored left-right.
+	// The start positions of Chu and Sho are not symmetric, so a mirrored
+	// position is one self-play never reaches: 0 by default.
+	MirrorFraction float64
+	// HoldOut is the fraction of games (chosen by a hash of the game id)
+	// kept out of training; the newest HoldOutMax of their samples give
+	// the held-out loss that shows overfitting.
+	HoldOut    float64
+	HoldOutMax int
 }
 
 // DefaultReplayConfig returns a window from 20000 to 500000 samples,
-// exponent 0.75, beta 0.4, with mirroring.
+// exponent 0.75, beta 0.4, no mirroring, 5% of games held out (the
+// newest 4096 of their samples).
 func DefaultReplayConfig() ReplayConfig {
-	return ReplayConfig{WindowMin: 20000, WindowMax: 500000, WindowExponent: 0.75, WindowBeta: 0.4, Mirror: true}
+	return ReplayConfig{WindowMin: 20000, WindowMax: 500000, WindowExponent: 0.75, WindowBeta: 0.4,
+		HoldOut: 0.05, HoldOutMax: 4096}
 }
 
 // Validate reports a problem with c.
 func (c ReplayConfig) Validate() error {
-	if c.WindowMin < 1 || c.WindowMax < c.WindowMin || c.WindowExponent <= 0 || c.WindowBeta < 0 {
+	switch {
+	case c.WindowMin < 1 || c.WindowMax < c.WindowMin || c.WindowExponent <= 0 || c.WindowBeta < 0:
 		return fmt.Errorf("model: bad replay window %+v", c)
+	case c.MirrorFraction < 0 || c.MirrorFraction > 1 || c.HoldOut < 0 || c.HoldOut >= 1:
+		return fmt.Errorf("model: mirror fraction %v and hold-out %v must be in [0, 1)", c.MirrorFraction, c.HoldOut)
+	case c.HoldOut > 0 && c.HoldOutMax < 1:
+		return errors.New("model: HoldOutMax must be positive")
 	}
 	return nil
+}
+
+// heldOut reports whether the game with this id is held out of training.
+func (c ReplayConfig) heldOut(game uint64) bool {
+	z := (game ^ game>>31) * 0x9e3779b97f4a7c15 // ids are seeds already; mix once more
+	return float64(z>>11)/(1<<53) < c.HoldOut
 }
 
 // Replay is the training window over a run's sample files. Refresh loads
@@ -50,8 +70,11 @@ type Replay struct {
 	dir     string
 	loaded  map[string]bool
 	samples []encode.Sample // the newest samples, at most WindowMax
-	total   int64           // samples ever loaded
+	held    []encode.Sample // the newest held-out samples, at most HoldOutMax
+	total   int64           // training samples ever loaded
+	games   int64           // training games ever loaded
 	corrupt map[string]error
+	valueQ  float64 // weight of the search value in the value target (SetValueMix)
 }
 
 // NewReplay returns an empty window over the sample files in dir.
@@ -91,18 +114,49 @@ func (r *Replay) Refresh() (added int, err error) {
 			continue
 		}
 		r.loaded[name] = true
-		r.samples = append(r.samples, s...)
-		r.total += int64(len(s))
-		added += len(s)
+		added += r.add(s)
 	}
 	if over := len(r.samples) - r.cfg.WindowMax; over > 0 {
 		r.samples = append(r.samples[:0], r.samples[over:]...)
 	}
+	if over := len(r.held) - r.cfg.HoldOutMax; over > 0 {
+		r.held = append(r.held[:0], r.held[over:]...)
+	}
 	return added, errors.Join(errs...)
 }
 
-// Total returns the number of samples loaded so far (the run's data size).
+// add files the samples of one file into the window or the held-out set
+// and returns how many went to training.
+func (r *Replay) add(s []encode.Sample) int {
+	n := 0
+	for i := range s {
+		if r.cfg.heldOut(s[i].GameID) {
+			r.held = append(r.held, s[i])
+			continue
+		}
+		if i == 0 || s[i].GameID != s[i-1].GameID {
+			r.games++
+		}
+		r.samples = append(r.samples, s[i])
+		n++
+	}
+	r.total += int64(n)
+	return n
+}
+
+// Total returns the number of training samples loaded so far (the run's
+// data size; held-out samples are not counted).
 func (r *Replay) Total() int64 { return r.total }
+
+// Games returns the number of training games loaded so far.
+func (r *Replay) Games() int64 { return r.games }
+
+// HeldOut returns the number of held-out samples at hand.
+func (r *Replay) HeldOut() int { return len(r.held) }
+
+// SetValueMix sets the weight q of the search's root value in the value
+// target: (1-q)*result + q*root value, each as a win/draw/loss triple.
+func (r *Replay) SetValueMix(q float64) { r.valueQ = max(0, min(1, q)) }
 
 // Files returns how many sample files are loaded.
 func (r *Replay) Files() int { return len(r.loaded) }
@@ -122,81 +176,21 @@ func (r *Replay) Window() int {
 	return int(min(w, float64(r.cfg.WindowMax), float64(len(r.samples))))
 }
 
-// FillBatch fills b with n samples drawn uniformly from the window, half
-// of them mirrored when the config asks for it. b's slices are reused.
+// FillBatch fills b with n samples drawn uniformly from the window, a
+// MirrorFraction of them mirrored. b's slices are reused.
 func (r *Replay) FillBatch(rng *rand.Rand, b *Batch, n int) error {
 	w := r.Window()
 	if w == 0 {
 		return errors.New("model: the replay window is empty")
 	}
-	ps := r.spec.PlaneSize()
-	b.N = n
-	if cap(b.Planes) < n*ps {
-		b.Planes = make([]float32, n*ps)
-	}
-	b.Planes = b.Planes[:n*ps]
-	b.Legal, b.Policy, b.WDL = resizeLegal(b.Legal, n), resizePolicy(b.Policy, n), resizeWDL(b.WDL, n)
-	base := len(r.samples) - w
-	for i := 0; i < n; i++ {
-		s := &r.samples[base+rng.IntN(w)]
-		mirror := r.cfg.Mirror && rng.IntN(2) == 1
-		if err := r.spec.EncodeSample(s, b.Planes[i*ps:(i+1)*ps], mirror); err != nil {
-			return fmt.Errorf("model: sample of game %x ply %d: %w", s.GameID, s.Ply, err)
-		}
-		b.WDL[i] = s.Outcome.WDL()
-		if !s.FullSearch || len(s.Policy) == 0 {
-			b.Legal[i], b.Policy[i] = b.Legal[i][:0], nil
-			continue
-		}
-		legal, probs := b.Legal[i][:0], b.Policy[i][:0]
-		if probs == nil {
-			probs = make([]float32, 0, len(s.Policy))
-		}
-		for _, e := range s.Policy {
-			idx := int32(e.Index)
-			if mirror {
-				idx = int32(r.spec.MirrorIndex(int(e.Index)))
-			}
-			legal = append(legal, idx)
-			probs = append(probs, e.Prob)
-		}
-		b.Legal[i], b.Policy[i] = legal, probs
-	}
-	return nil
+	return r.fill(rng, b, n, r.samples[len(r.samples)-w:], r.cfg.MirrorFraction)
 }
 
-func resizeLegal(a [][]int32, n int) [][]int32 {
-	for len(a) < n {
-		a = append(a, nil)
+// FillHeldOut fills b with n samples drawn from the held-out set, none
+// mirrored.
+func (r *Replay) FillHeldOut(rng *rand.Rand, b *Batch, n int) error {
+	if len(r.held) == 0 {
+		return errors.New("model: no held-out samples yet")
 	}
-	return a[:n]
-}
-
-func resizePolicy(a [][]float32, n int) [][]float32 {
-	for len(a) < n {
-		a = append(a, nil)
-	}
-	return a[:n]
-}
-
-func resizeWDL(a [][3]float32, n int) [][3]float32 {
-	if cap(a) < n {
-		return make([][3]float32, n)
-	}
-	return a[:n]
-}
-
-// SampleFileCount counts the sample files in dir (for progress reports).
-func SampleFileCount(dir string) int {
-	des, err := os.ReadDir(dir)
-	if err != nil {
-		return 0
-	}
-	n := 0
-	for _, d := range des {
-		if strings.HasSuffix(d.Name(), encode.SampleFileExt) && !strings.HasPrefix(d.Name(), ".") {
-			n++
-		}
-	}
-	return n
+	return r.fill(rng, b, n, r.held, 0)
 }

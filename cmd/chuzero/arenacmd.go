@@ -65,6 +65,7 @@ func runArena(args []string, stdout, stderr io.Writer) int {
 	movetime := fs.Duration("movetime", 0, "default time per move of a search player (0: by -sims only)")
 	var sprt sprtFlag
 	fs.Var(&sprt, "sprt", "sequential test `elo0,elo1[,alpha,beta]` (two players; alpha and beta default 0.05): stop when decided, -games is then the limit")
+	gauntlet := fs.Bool("gauntlet", false, "pair the first player with each of the others only (a benchmark against fixed anchors), not a round robin")
 	seed := fs.Uint64("seed", 1, "match seed (openings, random players, search noise)")
 	out := fs.String("out", "", "directory for games.jsonl, games.pgn and results.json (default RUN/arena/<time>, or arena/<time>)")
 	batch := fs.Int("batch", 0, "network batch size (default 8 x concurrency, at most 64)")
@@ -154,12 +155,15 @@ func runArena(args []string, stdout, stderr io.Writer) int {
 		*out = filepath.Join(parent, time.Now().UTC().Format("20060102-150405"))
 	}
 	cfg := arena.Config{Rules: rc, Openings: ops, OpeningPlies: *plies, Games: *games, Concurrency: *conc,
-		Seed: *seed, SPRT: sprt.t, Dir: *out, Log: log}
+		Gauntlet: *gauntlet, Seed: *seed, SPRT: sprt.t, Dir: *out, Log: log}
 	m, err := arena.New(cfg, entrants...)
 	if err != nil {
 		return fail(err)
 	}
 	total := *games * len(entrants) * (len(entrants) - 1) / 2
+	if *gauntlet {
+		total = *games * (len(entrants) - 1)
+	}
 	if !*quiet {
 		m.OnGame = func(rec *arena.GameRecord, st *arena.Standings) {
 			line := fmt.Sprintf("game %d/%d  %s vs %s  %s (%s, %d plies, %.1fs)", st.Games, total, rec.Sente, rec.Gote, rec.Result, rec.Reason, rec.Plies, rec.Seconds)

@@ -25,7 +25,7 @@ type EvalConfig struct {
 	Interval    duration `json:"interval"`      // time between evaluations (0: none)
 	Games       int      `json:"games"`         // games per anchor (even: colours swapped)
 	Simulations int      `json:"simulations"`   // playouts per move of the checkpoints
-	Anchors     []string `json:"anchors"`       // first (the run's first checkpoint), greedy, random, hachu (Chu, if installed)
+	Anchors     []string `json:"anchors"`       // first, previous, greedy, random, ab1..ab9 (alpha-beta depth N), hachu (Chu, if installed)
 	HaChuDepth  int      `json:"hachu_depth"`   // HaChu's search depth ("sd")
 	Concurrency int      `json:"concurrency"`   // games at once
 	Threads     int      `json:"threads"`       // goroutines per network layer
@@ -46,10 +46,13 @@ type GatingConfig struct {
 	Threads     int     `json:"threads"`
 }
 
-// DefaultEvalConfig evaluates hourly: 10 games against each anchor at 64
-// playouts per move; HaChu searches to depth 1.
+// DefaultEvalConfig evaluates hourly: 40 games (20 colour-swapped pairs)
+// against each anchor at 64 playouts per move: the first checkpoint, the
+// previously evaluated one, greedy, alpha-beta at depths 1 and 2, and HaChu
+// at depth 1 (Chu). Ten games are ±200 Elo; forty about ±100.
 func DefaultEvalConfig() EvalConfig {
-	return EvalConfig{Interval: duration(time.Hour), Games: 10, Simulations: 64, Anchors: []string{"first", "greedy", "hachu"},
+	return EvalConfig{Interval: duration(time.Hour), Games: 40, Simulations: 64,
+		Anchors:    []string{"first", "previous", "greedy", "ab1", "ab2", "hachu"},
 		HaChuDepth: 1, Concurrency: 1, Threads: 1, OpeningPly: 6}
 }
 
@@ -67,10 +70,8 @@ func (c EvalConfig) validate() error {
 		return errors.New("eval: games must be at least 2 and simulations at least 1")
 	}
 	for _, a := range c.Anchors {
-		switch a {
-		case "first", "greedy", "random", "hachu":
-		default:
-			return fmt.Errorf("eval: unknown anchor %q (first, greedy, random, hachu)", a)
+		if !validAnchor(a) {
+			return fmt.Errorf("eval: unknown anchor %q (first, previous, greedy, random, ab1..ab9, hachu)", a)
 		}
 	}
 	return nil
@@ -262,29 +263,6 @@ func (j *judge) run(ctx context.Context) {
 	}
 }
 
-// firstEntry is the run's first checkpoint, kept under anchors/.
-func (j *judge) firstEntry() (checkpoints.Entry, error) {
-	p := filepath.Join(j.dir, anchorsDir, "first.ckpt")
-	c, err := checkpoints.ReadFile(p)
-	if err != nil {
-		return checkpoints.Entry{}, err
-	}
-	return checkpoints.Entry{Name: checkpoints.Name(c.Meta.Step), Step: c.Meta.Step, Path: p}, nil
-}
-
-// keepFirst copies the oldest checkpoint to anchors/first.ckpt once.
-func (j *judge) keepFirst() error {
-	p := filepath.Join(j.dir, anchorsDir, "first.ckpt")
-	if exists(p) {
-		return nil
-	}
-	list, err := j.store.List()
-	if err != nil || len(list) == 0 {
-		return err
-	}
-	return copyAtomic(list[0].Path, p)
-}
-
 // setBest records a new best checkpoint (best.json and its copy) and
 // hands it to self-play when net is given.
 func (j *judge) setBest(e checkpoints.Entry, net *model.Net) error {
@@ -389,30 +367,12 @@ func (j *judge) evaluate(ctx context.Context, latest checkpoints.Entry) error {
 	b := arena.Budget{Simulations: ev.Simulations}
 	me := arena.NewSearcher(latest.Name, le, b)
 	for _, a := range ev.Anchors {
-		var opp arena.Entrant
-		switch a {
-		case "greedy":
-			opp = arena.Greedy{}
-		case "random":
-			opp = arena.Random{}
-		case "first":
-			first, err := j.firstEntry()
-			if err != nil || first.Step == latest.Step {
-				continue
-			}
-			fe, _, _, err := nets.evaluator(first.Path)
-			if err != nil {
-				return err
-			}
-			opp = arena.NewSearcher("first", fe, b)
-		case "hachu":
-			if j.rules.Variant != rules.Chu {
-				continue // Debian's HaChu 0.21 plays Chu only (its Sho setup fails)
-			}
-			if _, err := arena.LookPath("hachu"); err != nil {
-				continue
-			}
-			opp = &arena.Engine{Label: fmt.Sprintf("hachu-d%d", ev.HaChuDepth), Command: []string{"hachu"}, Depth: ev.HaChuDepth}
+		opp, err := j.anchor(a, latest, nets, b)
+		if err != nil {
+			return err
+		}
+		if opp == nil {
+			continue
 		}
 		dir := filepath.Join(j.dir, "eval", latest.Name+"-vs-"+opp.Name())
 		st, err := j.match(ctx, arena.Config{Games: ev.Games, Concurrency: ev.Concurrency, Seed: uint64(latest.Step), OpeningPlies: ev.OpeningPly, Dir: dir, Event: "evaluation"}, me, opp)
@@ -433,46 +393,5 @@ func (j *judge) evaluate(ctx context.Context, latest checkpoints.Entry) error {
 		j.log.Info("evaluation", "checkpoint", latest.Name, "opponent", opp.Name(), "score", sc.String(), "elo", fmtElo(elo), "low", fmtElo(lo), "high", fmtElo(hi))
 	}
 	j.last = latest.Step
-	return nil
-}
-
-// finiteElo maps ±Inf to ±1e9 (JSON has no infinities; report plots
-// them at the edge).
-func finiteElo(x float64) float64 {
-	switch {
-	case x > 1e9:
-		return 1e9
-	case x < -1e9:
-		return -1e9
-	case x != x:
-		return 0
-	}
-	return x
-}
-
-// trainLog appends the trainer's reports to logs/train.jsonl: every 10th
-// step, and at least every 30 seconds while steps are taken.
-type trainLog struct {
-	app  *report.Appender
-	last time.Time
-}
-
-func newTrainLog(dir string) *trainLog {
-	return &trainLog{app: report.NewAppender(dir, report.TrainLog)}
-}
-
-func (t *trainLog) step(i model.StepInfo, log *slog.Logger) {
-	if i.Waiting || i.Skipped || i.Stats.Skipped {
-		return
-	}
-	if i.Step%10 != 0 && time.Since(t.last) < 30*time.Second {
-		return
-	}
-	t.last = time.Now()
-	s := i.Stats
-	e := report.TrainEntry{Time: t.last.UTC(), Step: i.Step, PolicyLoss: s.PolicyLoss, ValueLoss: s.ValueLoss, L2Loss: s.L2Loss,
-		Loss: s.Loss, LR: i.LR, GradNorm: s.GradNorm, Samples: i.Samples, SamplesSeen: i.SamplesSeen, Window: i.Window}
-	if err := t.app.Append(e); err != nil {
-		log.Warn("writing the training log failed", "err", err)
-	}
+	return j.keepPrevious(latest)
 }

@@ -40,6 +40,7 @@ type Metrics struct {
 	trainSamples   prometheus.Counter
 	trainSkipped   prometheus.Counter
 	loss           *prometheus.GaugeVec
+	heldOutLoss    *prometheus.GaugeVec
 	learningRate   prometheus.Gauge
 	gradNorm       prometheus.Gauge
 	window         prometheus.Gauge
@@ -96,7 +97,9 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		trainSkipped: prometheus.NewCounter(prometheus.CounterOpts{Name: "chuzero_train_skipped_steps_total",
 			Help: "Training steps skipped for a non-finite loss or gradient."}),
 		loss: prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "chuzero_train_loss",
-			Help: "Loss of the last training step, by head: policy, value, l2, total."}, []string{"head"}),
+			Help: "Loss of the last training step, by head: policy, value, reply, material, ownership, short_value, l2, total."}, []string{"head"}),
+		heldOutLoss: prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "chuzero_train_heldout_loss",
+			Help: "Loss on a batch of held-out games (never trained on), by head: policy, value; measured every held_out_every steps."}, []string{"head"}),
 		learningRate: prometheus.NewGauge(prometheus.GaugeOpts{Name: "chuzero_train_learning_rate",
 			Help: "Learning rate of the last training step."}),
 		gradNorm: prometheus.NewGauge(prometheus.GaugeOpts{Name: "chuzero_train_gradient_norm",
@@ -138,7 +141,7 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 	}
 	for _, c := range []prometheus.Collector{m.games, m.gameLength, m.positions, m.simulations, m.moves, m.batchSize,
 		m.batchSeconds, m.resignThresh, m.resignChecks, m.resignFalse, m.trainSteps, m.trainSamples, m.trainSkipped,
-		m.loss, m.learningRate, m.gradNorm, m.window, m.replaySamples, m.reuse, m.stepSeconds, m.ckptSaves, m.ckptLast,
+		m.loss, m.heldOutLoss, m.learningRate, m.gradNorm, m.window, m.replaySamples, m.reuse, m.stepSeconds, m.ckptSaves, m.ckptLast,
 		m.ckptStep, m.corruptFiles, m.evaluatorSteps, m.evalElo, m.evalEloLow, m.evalEloHigh, m.evalStep, m.evalGames,
 		m.gatingDecision, m.gatingLLR, m.bestStep} {
 		f(c)
@@ -256,6 +259,14 @@ func (m *Metrics) step(i model.StepInfo) {
 	m.loss.WithLabelValues("value").Set(i.Stats.ValueLoss)
 	m.loss.WithLabelValues("l2").Set(i.Stats.L2Loss)
 	m.loss.WithLabelValues("total").Set(i.Stats.Loss)
+	for head, v := range map[string]float64{"reply": i.Stats.ReplyLoss, "material": i.Stats.MaterialLoss,
+		"ownership": i.Stats.OwnershipLoss, "short_value": i.Stats.ShortValueLoss} {
+		m.loss.WithLabelValues(head).Set(v)
+	}
+	if h := i.HeldOut; h != nil {
+		m.heldOutLoss.WithLabelValues("policy").Set(h.PolicyLoss)
+		m.heldOutLoss.WithLabelValues("value").Set(h.ValueLoss)
+	}
 	m.learningRate.Set(i.LR)
 	m.gradNorm.Set(i.Stats.GradNorm)
 	m.stepSeconds.Observe(i.Seconds)

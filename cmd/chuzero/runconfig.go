@@ -81,9 +81,10 @@ type SelfPlayConfig struct {
 // TrainConfig configures the trainer.
 type TrainConfig struct {
 	Batch           int            `json:"batch"`
-	Optimizer       string         `json:"optimizer"` // adam or sgd
-	Momentum        float64        `json:"momentum"`  // sgd
-	L2              float64        `json:"l2"`
+	Optimizer       string         `json:"optimizer"`    // adam or sgd
+	Momentum        float64        `json:"momentum"`     // sgd
+	L2              float64        `json:"l2"`           // L2 term added to the gradient
+	WeightDecay     float64        `json:"weight_decay"` // decoupled weight decay (AdamW with adam)
 	MaxGradNorm     float64        `json:"max_grad_norm"`
 	LearningRate    []model.LRStep `json:"learning_rate"` // [{step, lr}, ...]
 	WarmupSteps     int64          `json:"warmup_steps"`
@@ -91,14 +92,29 @@ type TrainConfig struct {
 	KeepLast        int            `json:"keep_last"`
 	KeepEvery       int            `json:"keep_every"`
 	MaxReuse        float64        `json:"max_reuse"`   // samples trained per sample generated, at most
+	EarlyReuse      float64        `json:"early_reuse"` // the same cap while the data are below window_min
 	MinSamples      int64          `json:"min_samples"` // before the first step
+	MinGames        int64          `json:"min_games"`   // before the first step
 	WindowMin       int            `json:"window_min"`
 	WindowMax       int            `json:"window_max"`
-	Mirror          bool           `json:"mirror"`
-	Threads         int            `json:"threads"` // goroutines per layer
-	BNMomentum      float32        `json:"bn_momentum"`
-	PolicyWeight    float32        `json:"policy_weight"`
-	Poll            duration       `json:"poll"`
+	MirrorFraction  float64        `json:"mirror_fraction"` // share of minibatch positions mirrored left-right
+	// Mirror is the setting of runs made before mirror_fraction: true
+	// means a fraction of 0.5. It is not written any more.
+	Mirror           *bool    `json:"mirror,omitempty"`
+	ValueQStart      float64  `json:"value_q_start"` // weight of the search value in the value target at step 0 ...
+	ValueQEnd        float64  `json:"value_q_end"`   // ... and from value_q_steps on, linearly between
+	ValueQSteps      int64    `json:"value_q_steps"`
+	HoldOut          float64  `json:"hold_out"`           // fraction of games held out of training
+	HoldOutMax       int      `json:"hold_out_max"`       // newest held-out samples kept
+	HeldOutEvery     int64    `json:"held_out_every"`     // steps between held-out loss measurements (0: never)
+	ReplyWeight      float32  `json:"reply_weight"`       // auxiliary losses: opponent's reply policy
+	MaterialWeight   float32  `json:"material_weight"`    // material at the end and 16 plies ahead
+	OwnershipWeight  float32  `json:"ownership_weight"`   // who holds each square at the end
+	ShortValueWeight float32  `json:"short_value_weight"` // short-term values over 6, 16, 50 plies
+	Threads          int      `json:"threads"`            // goroutines per layer
+	BNMomentum       float32  `json:"bn_momentum"`
+	PolicyWeight     float32  `json:"policy_weight"`
+	Poll             duration `json:"poll"`
 }
 
 // DefaultRunConfig returns the embedded defaults for variant v: local
@@ -118,14 +134,24 @@ func DefaultRunConfig(v rules.VariantID) RunConfig {
 			FlushInterval: duration(sp.FlushInterval), Batch: 32, BatchWait: duration(2 * time.Millisecond), Cache: 200000,
 			Threads: selfThreads, CPuct: sc.CPuct, FPUReduction: sc.FPUReduction, TemperatureMoves: sc.TemperatureMoves,
 			LeavesPerBatch: sc.LeavesPerBatch},
-		Train: TrainConfig{Batch: lc.Train.Batch, Optimizer: string(lc.Train.Optimizer), Momentum: lc.Train.Momentum,
-			L2: lc.Train.L2, MaxGradNorm: lc.Train.MaxGradNorm, LearningRate: lc.Schedule, WarmupSteps: lc.WarmupSteps,
-			CheckpointEvery: lc.CheckpointEvery, KeepLast: lc.KeepLast, KeepEvery: lc.KeepEvery, MaxReuse: lc.MaxReuse,
-			MinSamples: lc.MinSamples, WindowMin: lc.Replay.WindowMin, WindowMax: lc.Replay.WindowMax, Mirror: lc.Replay.Mirror,
-			Threads: trainThreads, BNMomentum: lc.Train.BNMomentum, PolicyWeight: lc.Train.PolicyWeight, Poll: duration(lc.Poll)},
+		Train:  defaultTrainSection(lc, trainThreads),
 		Eval:   DefaultEvalConfig(),
 		Gating: DefaultGatingConfig(),
 	}
+}
+
+// defaultTrainSection is the train section of the defaults.
+func defaultTrainSection(lc model.LoopConfig, threads int) TrainConfig {
+	t, r := lc.Train, lc.Replay
+	return TrainConfig{Batch: t.Batch, Optimizer: string(t.Optimizer), Momentum: t.Momentum,
+		L2: t.L2, WeightDecay: t.WeightDecay, MaxGradNorm: t.MaxGradNorm, LearningRate: lc.Schedule, WarmupSteps: lc.WarmupSteps,
+		CheckpointEvery: lc.CheckpointEvery, KeepLast: lc.KeepLast, KeepEvery: lc.KeepEvery, MaxReuse: lc.MaxReuse,
+		EarlyReuse: lc.EarlyReuse, MinSamples: lc.MinSamples, MinGames: lc.MinGames, WindowMin: r.WindowMin,
+		WindowMax: r.WindowMax, MirrorFraction: r.MirrorFraction, ValueQStart: lc.ValueQStart, ValueQEnd: lc.ValueQEnd,
+		ValueQSteps: lc.ValueQSteps, HoldOut: r.HoldOut, HoldOutMax: r.HoldOutMax, HeldOutEvery: lc.HeldOutEvery,
+		ReplyWeight: t.ReplyWeight, MaterialWeight: t.MaterialWeight, OwnershipWeight: t.OwnershipWeight,
+		ShortValueWeight: t.ShortValueWeight, Threads: threads, BNMomentum: t.BNMomentum, PolicyWeight: t.PolicyWeight,
+		Poll: duration(lc.Poll)}
 }
 
 // splitCores divides the cores between the trainer and the self-play
@@ -253,12 +279,19 @@ func (c *RunConfig) loopConfig(runDir string) (model.LoopConfig, error) {
 	lc.Encode = encode.Options{HistoryPlies: c.Model.HistoryPlies}
 	t := &c.Train
 	lc.Train.Batch, lc.Train.Optimizer, lc.Train.Momentum = t.Batch, opt, t.Momentum
-	lc.Train.L2, lc.Train.MaxGradNorm, lc.Train.Threads = t.L2, t.MaxGradNorm, t.Threads
+	lc.Train.L2, lc.Train.WeightDecay, lc.Train.MaxGradNorm, lc.Train.Threads = t.L2, t.WeightDecay, t.MaxGradNorm, t.Threads
 	lc.Train.BNMomentum, lc.Train.PolicyWeight = t.BNMomentum, t.PolicyWeight
+	lc.Train.ReplyWeight, lc.Train.MaterialWeight = t.ReplyWeight, t.MaterialWeight
+	lc.Train.OwnershipWeight, lc.Train.ShortValueWeight = t.OwnershipWeight, t.ShortValueWeight
 	lc.Schedule, lc.WarmupSteps = t.LearningRate, t.WarmupSteps
 	lc.CheckpointEvery, lc.KeepLast, lc.KeepEvery = t.CheckpointEvery, t.KeepLast, t.KeepEvery
-	lc.MaxReuse, lc.MinSamples = t.MaxReuse, t.MinSamples
-	lc.Replay.WindowMin, lc.Replay.WindowMax, lc.Replay.Mirror = t.WindowMin, t.WindowMax, t.Mirror
+	lc.MaxReuse, lc.EarlyReuse, lc.MinSamples, lc.MinGames = t.MaxReuse, t.EarlyReuse, t.MinSamples, t.MinGames
+	lc.ValueQStart, lc.ValueQEnd, lc.ValueQSteps, lc.HeldOutEvery = t.ValueQStart, t.ValueQEnd, t.ValueQSteps, t.HeldOutEvery
+	lc.Replay.WindowMin, lc.Replay.WindowMax, lc.Replay.MirrorFraction = t.WindowMin, t.WindowMax, t.MirrorFraction
+	lc.Replay.HoldOut, lc.Replay.HoldOutMax = t.HoldOut, t.HoldOutMax
+	if t.Mirror != nil && *t.Mirror {
+		lc.Replay.MirrorFraction = 0.5 // a run made before mirror_fraction
+	}
 	lc.Poll = time.Duration(t.Poll)
 	lc.Samples = filepath.Join(runDir, selfplay.SamplesDir)
 	return lc, lc.Validate()

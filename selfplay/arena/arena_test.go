@@ -234,6 +234,33 @@ func TestRoundRobin(t *testing.T) {
 	}
 }
 
+// A gauntlet pairs the first player with each other one only, and the
+// pentanomial SPRT counts an opening's pair once both games are over.
+func TestGauntlet(t *testing.T) {
+	cfg := arena.Config{Rules: rules.DefaultConfig(rules.Sho), Games: 4, Concurrency: 2, Seed: 5, Gauntlet: true}
+	st, recs := runMatch(t, cfg, arena.Greedy{}, arena.Random{}, arena.NewSearcher("uniform-16", mcts.Uniform{}, arena.Budget{Simulations: 16}))
+	if st.Games != 8 || len(recs) != 8 {
+		t.Fatalf("%d games, want 2 pairings x 4", st.Games)
+	}
+	for _, r := range recs {
+		if r.Sente != "greedy" && r.Gote != "greedy" {
+			t.Errorf("game %d between %s and %s: not in the gauntlet", r.Index, r.Sente, r.Gote)
+		}
+	}
+	if sc := st.Score(1, 2); sc.Games() != 0 {
+		t.Errorf("the anchors played each other: %v", sc)
+	}
+	if len(st.Summary().Pairs) != 2 {
+		t.Errorf("summary pairs %+v, want the two played", st.Summary().Pairs)
+	}
+	cfg = arena.Config{Rules: rules.DefaultConfig(rules.Sho), Games: 6, Concurrency: 1, Seed: 5,
+		SPRT: &arena.SPRT{Elo0: 0, Elo1: 100, Alpha: 0.05, Beta: 0.05}}
+	st, _ = runMatch(t, cfg, arena.Greedy{}, arena.Random{})
+	if n := st.SPRT.Pairs.Count(); n != 3 || st.SPRT.Pairs.Games() != st.Games {
+		t.Errorf("SPRT pairs %v after %d games, want 3 pairs", st.SPRT.Pairs, st.Games)
+	}
+}
+
 // The referee: a move it rejects loses; a crash or a hang forfeits; a
 // refused move or a premature claim is a rules disagreement, adjudicated
 // a draw; a resignation loses. Each is noted in the record.

@@ -29,7 +29,10 @@ type Config struct {
 	Games int
 	// Concurrency is the number of games played at once (default 1).
 	Concurrency int
-	Seed        uint64
+	// Gauntlet pairs the first entrant with each of the others only (no
+	// games among the others): a benchmark against fixed anchors.
+	Gauntlet bool
+	Seed     uint64
 	// SPRT, with exactly two entrants, stops the match as soon as the test
 	// decides (the games in flight are finished and counted).
 	SPRT *SPRT
@@ -140,6 +143,9 @@ func (m *Match) jobs() []job {
 		o := m.cfg.Openings[k%len(m.cfg.Openings)]
 		pair := 0
 		for i := 0; i < n; i++ {
+			if m.cfg.Gauntlet && i > 0 {
+				break
+			}
 			for j := i + 1; j < n; j++ {
 				p := k*n*(n-1)/2 + pair
 				out = append(out, job{index: idx, pair: p, sente: i, gote: j, opening: o})

@@ -23,13 +23,20 @@ type Standings struct {
 
 // SPRTState is the sequential test's state: the log-likelihood ratio of
 // the first player (the candidate) being Elo1 rather than Elo0 stronger
-// than the second, its bounds and the decision.
+// than the second, its bounds and the decision. The test counts the
+// colour-swapped game pairs of each opening (the pentanomial model, as
+// fishtest): the two games of a pair are correlated through their
+// opening, and treating them as independent games overstates the
+// evidence. The LLR moves when both games of a pair are finished.
 type SPRTState struct {
 	Test     SPRT     `json:"test"`
 	LLR      float64  `json:"llr"`
 	Lower    float64  `json:"lower"`
 	Upper    float64  `json:"upper"`
 	Decision Decision `json:"decision"`
+	Pairs    Pairs    `json:"pairs"` // finished pairs by the first player's points: 0, 0.5, 1, 1.5, 2
+
+	pending map[int]float64 // the first player's points in the first finished game of an opening pair
 }
 
 func newStandings(entrants []Entrant, t *SPRT) *Standings {
@@ -39,7 +46,7 @@ func newStandings(entrants []Entrant, t *SPRT) *Standings {
 	}
 	if t != nil {
 		lo, hi := t.Bounds()
-		s.SPRT = &SPRTState{Test: *t, Lower: lo, Upper: hi, Decision: Continue}
+		s.SPRT = &SPRTState{Test: *t, Lower: lo, Upper: hi, Decision: Continue, pending: map[int]float64{}}
 	}
 	return s
 }
@@ -53,6 +60,10 @@ func (s *Standings) clone() *Standings {
 	}
 	if s.SPRT != nil {
 		st := *s.SPRT
+		st.pending = make(map[int]float64, len(s.SPRT.pending))
+		for k, v := range s.SPRT.pending {
+			st.pending[k] = v
+		}
 		c.SPRT = &st
 	}
 	return &c
@@ -95,9 +106,23 @@ func (s *Standings) add(rec *GameRecord) {
 		s.Resigned++
 	}
 	if s.SPRT != nil && s.SPRT.Decision == Continue {
-		s.SPRT.LLR = s.SPRT.Test.LLR(s.Score(0, 1))
-		s.SPRT.Decision = s.SPRT.Test.Decide(s.SPRT.LLR)
+		s.SPRT.addGame(rec.Pair, sc) // two players: a is 0, the candidate
 	}
+}
+
+// addGame counts a game of an opening pair in the test; sc is the
+// candidate's score in it.
+func (t *SPRTState) addGame(pair int, sc Score) {
+	pts := float64(sc.Wins) + float64(sc.Draws)/2
+	prev, ok := t.pending[pair]
+	if !ok {
+		t.pending[pair] = pts
+		return
+	}
+	delete(t.pending, pair)
+	t.Pairs = t.Pairs.Record(prev, pts)
+	t.LLR = t.Test.LLRPairs(t.Pairs)
+	t.Decision = t.Test.Decide(t.LLR)
 }
 
 // Score returns player i's score against player j.
@@ -192,6 +217,9 @@ func (s *Standings) Summary() Summary {
 	for i := range s.Names {
 		for j := i + 1; j < len(s.Names); j++ {
 			sc := s.Score(i, j)
+			if sc.Games() == 0 && s.Games > 0 {
+				continue // not paired (a gauntlet)
+			}
 			e, lo, hi := EloInterval(sc)
 			out.Pairs = append(out.Pairs, PairSummary{Player: s.Names[i], Opponent: s.Names[j],
 				Wins: sc.Wins, Draws: sc.Draws, Losses: sc.Losses, Elo: finite(e), EloLow: finite(lo), EloHigh: finite(hi)})
@@ -240,6 +268,9 @@ func (s *Standings) WriteTable(w io.Writer) error {
 	for i := range s.Names {
 		for j := i + 1; j < len(s.Names); j++ {
 			sc := s.Score(i, j)
+			if sc.Games() == 0 {
+				continue // not paired (a gauntlet)
+			}
 			e, lo, hi := EloInterval(sc)
 			fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%d\t%.1f%%\t%s\t[%s, %s]\t\n", s.Names[i], s.Names[j], sc.Games(),
 				sc.Wins, sc.Draws, sc.Losses, 100*sc.Points()/math.Max(1, float64(sc.Games())), fmtElo(e), fmtElo(lo), fmtElo(hi))

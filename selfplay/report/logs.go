@@ -36,6 +36,17 @@ type TrainEntry struct {
 	Samples     int64     `json:"samples"`      // samples generated so far (loaded by the trainer)
 	SamplesSeen int64     `json:"samples_seen"` // samples trained on so far
 	Window      int       `json:"window"`
+	Games       int64     `json:"games,omitempty"` // training games generated so far
+	// The auxiliary heads' losses (absent in runs without them).
+	ReplyLoss      float64 `json:"reply_loss,omitempty"`
+	MaterialLoss   float64 `json:"material_loss,omitempty"`
+	OwnershipLoss  float64 `json:"ownership_loss,omitempty"`
+	ShortValueLoss float64 `json:"short_value_loss,omitempty"`
+	ValueQ         float64 `json:"value_q,omitempty"` // weight of the search value in the value target
+	// The loss on held-out games, on the steps that measure it: beside
+	// the training loss, it shows overfitting.
+	HeldOutPolicy float64 `json:"heldout_policy_loss,omitempty"`
+	HeldOutValue  float64 `json:"heldout_value_loss,omitempty"`
 }
 
 // EvalEntry is one evaluation match of a checkpoint against an anchor.

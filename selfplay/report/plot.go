@@ -339,6 +339,12 @@ func lossPlot(d *runData, opt Options, tx timeAxis) *plot.Plot {
 		{"policy", func(e TrainEntry) float64 { return e.PolicyLoss }},
 		{"value", func(e TrainEntry) float64 { return e.ValueLoss }},
 		{"L2", func(e TrainEntry) float64 { return e.L2Loss }},
+		{"held-out policy", func(e TrainEntry) float64 { return e.HeldOutPolicy }},
+		{"held-out value", func(e TrainEntry) float64 { return e.HeldOutValue }},
+		{"reply", func(e TrainEntry) float64 { return e.ReplyLoss }},
+		{"ownership", func(e TrainEntry) float64 { return e.OwnershipLoss }},
+		{"short value", func(e TrainEntry) float64 { return e.ShortValueLoss }},
+		{"material", func(e TrainEntry) float64 { return e.MaterialLoss }},
 	}
 	k := smoothWindow(len(d.train), opt.Smooth)
 	drawn := false
