@@ -85,7 +85,7 @@ func TestReportCommand(t *testing.T) {
 			if tt.out == "" {
 				return
 			}
-			for _, name := range []string{report.IndexPage, report.LossPlot, report.EloPlot, report.GamesPerHourPlot, report.GameLengthPlot, report.ResignFPPlot} {
+			for _, name := range []string{report.IndexPage, report.LossPlot, report.EloPlot, report.GamesPerHourPlot, report.GameLengthPlot, report.ResignFPPlot, report.StrengthPlot} {
 				path := filepath.Join(tt.out, name)
 				if !strings.Contains(stdout.String(), path) {
 					t.Errorf("stdout does not list %s", path)

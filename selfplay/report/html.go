@@ -40,6 +40,12 @@ img { max-width: 100%; height: auto; border: 1px solid #ddd; }
 {{end}}</table>
 {{else}}<p class="note">No evaluation matches logged yet.</p>
 {{end}}
+{{if .Strength}}<h2>Strength benchmark</h2>
+<table>
+<tr><th>player</th><th>anchor</th><th>games</th><th>W</th><th>D</th><th>L</th><th>Elo</th><th>95% interval</th></tr>
+{{range .Strength}}<tr><td>{{.Checkpoint}}</td><td>{{.Opponent}}</td><td class="n">{{.Games}}</td><td class="n">{{.Wins}}</td><td class="n">{{.Draws}}</td><td class="n">{{.Losses}}</td><td class="n">{{.Elo}}</td><td class="n">{{.Interval}}</td></tr>
+{{end}}</table>
+{{end}}
 {{range .Plots}}<h2>{{.Heading}}</h2>
 <p><img src="{{.File}}" alt="{{.Heading}}" width="{{$.Width}}" height="{{$.Height}}"></p>
 {{end}}
@@ -79,6 +85,7 @@ type pageData struct {
 	Width, Height                        int
 	Rows                                 []pageRow
 	Elo                                  []pageElo
+	Strength                             []pageElo
 	Plots                                []pagePlot
 	Gating                               []pageGating
 	Gatings                              int
@@ -144,12 +151,17 @@ func renderHTML(d *runData, s *Summary, opt Options) ([]byte, error) {
 			Interval:  "[" + formatElo(e.EloLow) + ", " + formatElo(e.EloHigh) + "]",
 		})
 	}
+	for _, e := range d.strength {
+		pd.Strength = append(pd.Strength, pageElo{EvalEntry: e, Elo: formatElo(e.Elo),
+			Interval: "[" + formatElo(e.EloLow) + ", " + formatElo(e.EloHigh) + "]"})
+	}
 	pd.Plots = []pagePlot{
 		{LossPlot, "Training loss"},
 		{EloPlot, "Elo against the anchors"},
 		{GamesPerHourPlot, "Self-play games per hour"},
 		{GameLengthPlot, "Game length"},
 		{ResignFPPlot, "Resignation false positives"},
+		{StrengthPlot, "Strength benchmark"},
 	}
 	for i := len(d.gating) - 1; i >= 0 && len(pd.Gating) < opt.GatingRows; i-- {
 		g := d.gating[i]

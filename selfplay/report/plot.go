@@ -126,6 +126,7 @@ func Generate(runDir, outDir string, opt Options) (*Summary, error) {
 		{GamesPerHourPlot, gamesPerHourPlot},
 		{GameLengthPlot, gameLengthPlot},
 		{ResignFPPlot, resignFPPlot},
+		{StrengthPlot, strengthPlot},
 	}
 	for _, p := range plots {
 		png, err := renderPNG(p.make(d, opt, tx), opt)

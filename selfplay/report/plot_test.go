@@ -161,7 +161,7 @@ func writeSynthRun(t *testing.T, dir string, span time.Duration, games int) synt
 // checkPNGs checks that every plot in out decodes as a w×h PNG.
 func checkPNGs(t *testing.T, out string, w, h int) {
 	t.Helper()
-	for _, name := range []string{LossPlot, EloPlot, GamesPerHourPlot, GameLengthPlot, ResignFPPlot} {
+	for _, name := range []string{LossPlot, EloPlot, GamesPerHourPlot, GameLengthPlot, ResignFPPlot, StrengthPlot} {
 		f, err := os.Open(filepath.Join(out, name))
 		if err != nil {
 			t.Errorf("%s: %v", name, err)
@@ -324,8 +324,8 @@ func TestReportGenerate(t *testing.T) {
 			if err != nil {
 				t.Fatalf("Generate: %v", err)
 			}
-			if len(s.Files) != 6 || filepath.Base(s.Files[5]) != IndexPage {
-				t.Errorf("Files = %q, want 5 plots and index.html", s.Files)
+			if len(s.Files) != 7 || filepath.Base(s.Files[6]) != IndexPage {
+				t.Errorf("Files = %q, want 6 plots and index.html", s.Files)
 			}
 			for _, f := range s.Files {
 				if _, err := os.Stat(f); err != nil {
@@ -338,7 +338,7 @@ func TestReportGenerate(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, name := range []string{LossPlot, EloPlot, GamesPerHourPlot, GameLengthPlot, ResignFPPlot} {
+			for _, name := range []string{LossPlot, EloPlot, GamesPerHourPlot, GameLengthPlot, ResignFPPlot, StrengthPlot} {
 				if !bytes.Contains(page, []byte(`src="`+name+`"`)) {
 					t.Errorf("index.html does not show %s", name)
 				}

@@ -33,6 +33,8 @@ type runData struct {
 	gating []GatingEntry
 	games  []gamePoint
 
+	strength []EvalEntry // the strength benchmark's pairs (RUN/strength), if any
+
 	start, end time.Time // earliest and latest timestamp of logs and games (zero: none)
 	sum        Summary   // counts filled while reading
 }
@@ -97,6 +99,9 @@ func readRun(runDir string) (*runData, error) {
 		d.seen(e.Time)
 	}
 	if err := d.readGames(filepath.Join(runDir, selfplay.GamesDir)); err != nil {
+		return nil, err
+	}
+	if err := d.readStrength(runDir); err != nil {
 		return nil, err
 	}
 	sort.Slice(d.games, func(i, j int) bool { return d.games[i].end < d.games[j].end })

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# The strength benchmark: a fresh training run on the defaults for a fixed
+# time, then a gauntlet of its last checkpoint against fixed anchors, with
+# the table printed and written, with a plot, into the run's report.
+#
+#   scripts/strength.sh VARIANT DURATION [RUN_DIR]
+#
+#   VARIANT   chu, sho or heian
+#   DURATION  training time (Go duration: 20m, 1h); 0 evaluates RUN_DIR as it is
+#   RUN_DIR   default runs/strength-VARIANT-<UTC time>; must not exist unless DURATION is 0
+#
+# Environment: GAMES per anchor (40, colour-swapped pairs), SIMS playouts per
+# move of the checkpoints (64), CONCURRENCY games at once (2), CONFIG a
+# config file for the training run (an ablation; give it "eval: {interval:
+# 0s}" too; default: the embedded defaults with evaluation off),
+# ANCHORS to replace the default list (arena player specs). The anchors:
+# the run's first checkpoint, greedy, alpha-beta at depths 1 and 2, and
+# HaChu at depth 1 for Chu when Debian's hachu is installed. Training runs
+# with periodic evaluation off, so the whole budget goes to learning.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if [[ $# -lt 2 || $# -gt 3 ]]; then
+	sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//' >&2
+	exit 2
+fi
+variant=$1 duration=$2
+run=${3:-runs/strength-$variant-$(date -u +%Y%m%d-%H%M%S)}
+games=${GAMES:-40} sims=${SIMS:-64} conc=${CONCURRENCY:-2}
+
+bin=$(mktemp -d)/chuzero
+trap 'rm -rf "$(dirname "$bin")"' EXIT
+go build -o "$bin" ./cmd/chuzero
+
+if [[ $duration != 0 ]]; then
+	if [[ -e $run ]]; then
+		echo "strength.sh: $run exists; the benchmark trains from scratch (use DURATION 0 to evaluate it)" >&2
+		exit 2
+	fi
+	mkdir -p "$run"
+	cfg=${CONFIG:-$run/strength-train.yaml}
+	if [[ -z ${CONFIG:-} ]]; then
+		printf 'eval:\n  interval: 0s\n' >"$cfg"
+	fi
+	args=(train -variant "$variant" -run "$run" -duration "$duration" -metrics-addr off -config "$cfg")
+	echo "== training $variant for $duration in $run"
+	start=$(date +%s)
+	"$bin" "${args[@]}" 2>&1 | tee "$run/strength-train.log" | grep -E 'training run|stopped|error' || true
+	echo "trained for $(($(date +%s) - start)) s"
+fi
+
+if [[ -n ${ANCHORS:-} ]]; then
+	read -r -a anchors <<<"$ANCHORS"
+else
+	anchors=(0,name=first greedy ab,depth=1 ab,depth=2)
+	if [[ $variant == chu ]] && command -v hachu >/dev/null; then
+		anchors+=(hachu,depth=1)
+	fi
+fi
+out=$run/strength
+rm -rf "$out"
+echo "== gauntlet: latest against ${anchors[*]}, $games games each at $sims playouts"
+"$bin" arena -run "$run" -variant "$variant" -gauntlet -games "$games" -sims "$sims" -concurrency "$conc" \
+	-quiet -out "$out" latest "${anchors[@]}" | tee "$out.txt"
+mv "$out.txt" "$out/table.txt"
+"$bin" report -run "$run" >/dev/null
+echo "table: $out/table.txt; report: $run/report/index.html (strength.png)"

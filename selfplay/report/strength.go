@@ -1,0 +1,104 @@
+package report
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"image/color"
+	"math"
+	"os"
+	"path/filepath"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+)
+
+// The strength benchmark (scripts/strength.sh) leaves its gauntlet under
+// RUN/strength (the arena's games.jsonl, games.pgn and results.json); the
+// report shows its pairs as a table and StrengthPlot.
+const (
+	StrengthDir  = "strength"
+	StrengthPlot = "strength.png" // the benchmark's Elo against each anchor, 95% intervals
+)
+
+// strengthResults is the part of the arena's results.json the report
+// reads: the pairs of the gauntlet.
+type strengthResults struct {
+	Pairs []struct {
+		Player   string  `json:"player"`
+		Opponent string  `json:"opponent"`
+		Wins     int     `json:"wins"`
+		Draws    int     `json:"draws"`
+		Losses   int     `json:"losses"`
+		Elo      float64 `json:"elo"`
+		EloLow   float64 `json:"elo_low"`
+		EloHigh  float64 `json:"elo_high"`
+	} `json:"pairs"`
+}
+
+// readStrength loads RUN/strength/results.json when there is one, as
+// one EvalEntry per anchor (Checkpoint is the benchmarked player).
+func (d *runData) readStrength(runDir string) error {
+	path := filepath.Join(runDir, StrengthDir, "results.json")
+	b, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("report: %w", err)
+	}
+	var r strengthResults
+	if err := json.Unmarshal(b, &r); err != nil {
+		d.warn(fmt.Sprintf("%s: %v", path, err))
+		return nil
+	}
+	for _, p := range r.Pairs {
+		d.strength = append(d.strength, EvalEntry{Checkpoint: p.Player, Opponent: p.Opponent,
+			Games: p.Wins + p.Draws + p.Losses, Wins: p.Wins, Draws: p.Draws, Losses: p.Losses,
+			Elo: p.Elo, EloLow: p.EloLow, EloHigh: p.EloHigh})
+	}
+	return nil
+}
+
+// strengthPlot: the benchmarked checkpoint's Elo against each anchor of
+// the gauntlet, with 95% intervals, clipped to ±1000.
+func strengthPlot(d *runData, _ Options, _ timeAxis) *plot.Plot {
+	p := newPlot("Strength benchmark", "anchor", "Elo of the benchmarked checkpoint (95% interval)")
+	if len(d.strength) == 0 {
+		return noData(p, "no strength benchmark in this run (scripts/strength.sh)")
+	}
+	const lim = 1000
+	clip := func(x float64) float64 {
+		if math.IsNaN(x) {
+			return 0
+		}
+		return math.Max(-lim, math.Min(lim, x))
+	}
+	pts := errPoints{XYs: make(plotter.XYs, len(d.strength)), YErrors: make(plotter.YErrors, len(d.strength))}
+	var names []string
+	for i, e := range d.strength {
+		y := clip(e.Elo)
+		pts.XYs[i] = plotter.XY{X: float64(i), Y: y}
+		pts.YErrors[i].Low, pts.YErrors[i].High = y-clip(e.EloLow), clip(e.EloHigh)-y
+		score := 100 * (float64(e.Wins) + float64(e.Draws)/2) / math.Max(1, float64(e.Games))
+		names = append(names, fmt.Sprintf("%s\n%.0f%% of %d", e.Opponent, score, e.Games))
+	}
+	sc := must(plotter.NewScatter(pts.XYs))
+	sc.GlyphStyle.Shape = draw.CircleGlyph{}
+	sc.GlyphStyle.Radius = vg.Points(4)
+	sc.GlyphStyle.Color = seriesColor(0)
+	eb := must(plotter.NewYErrorBars(pts))
+	eb.Color = seriesColor(0)
+	eb.CapWidth = vg.Points(8)
+	zero := plotter.NewFunction(func(float64) float64 { return 0 })
+	zero.Color = color.Gray{Y: 100}
+	zero.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
+	p.Add(eb, sc, zero)
+	p.NominalX(names...)
+	p.X.Min, p.X.Max = -0.5, float64(len(names))-0.5
+	p.Y.Min, p.Y.Max = -lim, lim
+	p.Title.Text = fmt.Sprintf("Strength benchmark: %s against fixed anchors", d.strength[0].Checkpoint)
+	return p
+}

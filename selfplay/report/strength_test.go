@@ -1,0 +1,55 @@
+package report
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// The strength benchmark's gauntlet (RUN/strength/results.json) becomes a
+// table and a plot; a damaged results file is a warning, not a failure.
+func TestReportStrength(t *testing.T) {
+	tests := []struct {
+		name, results string
+		want          []string
+		warnings      int
+	}{
+		{"gauntlet", `{"players":["step-000000800","first","greedy","ab-d2"],"games":120,"pairs":[
+{"player":"step-000000800","opponent":"first","wins":38,"draws":1,"losses":1,"elo":550,"elo_low":380,"elo_high":1000000000},
+{"player":"step-000000800","opponent":"greedy","wins":30,"draws":4,"losses":6,"elo":220,"elo_low":120,"elo_high":330},
+{"player":"step-000000800","opponent":"ab-d2","wins":10,"draws":5,"losses":25,"elo":-135,"elo_low":-250,"elo_high":-30}]}`,
+			[]string{"Strength benchmark", "ab-d2", "greedy", "220", "330]", "inf]"}, 0},
+		{"damaged", `{"pairs":[{"player":`, []string{"strength/results.json"}, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			sd := filepath.Join(dir, StrengthDir)
+			if err := os.MkdirAll(sd, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(sd, "results.json"), []byte(tt.results), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			out := filepath.Join(dir, "report")
+			s, err := Generate(dir, out, Options{Width: 480, Height: 320})
+			if err != nil {
+				t.Fatal(err)
+			}
+			page, err := os.ReadFile(filepath.Join(out, IndexPage))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(string(page), w) {
+					t.Errorf("index.html lacks %q", w)
+				}
+			}
+			if len(s.Warnings) != tt.warnings {
+				t.Errorf("warnings %q, want %d", s.Warnings, tt.warnings)
+			}
+			checkPNGs(t, out, 480, 320)
+		})
+	}
+}
