@@ -9,7 +9,15 @@ import (
 
 // BenchmarkSimulations measures pure search overhead: simulations per
 // second with the uniform evaluator (no network), one core.
-func BenchmarkSimulations(b *testing.B) {
+func BenchmarkSimulations(b *testing.B) { benchSimulations(b, Options{Simulations: 800}) }
+
+// BenchmarkGumbelSimulations is BenchmarkSimulations for a Gumbel search
+// (sequential halving at the root, Gumbel's rule below it).
+func BenchmarkGumbelSimulations(b *testing.B) {
+	benchSimulations(b, Options{Simulations: 800, Gumbel: true})
+}
+
+func benchSimulations(b *testing.B, o Options) {
 	for _, v := range rules.Variants {
 		b.Run(v.String(), func(b *testing.B) {
 			g := game(b, v, "")
@@ -20,11 +28,11 @@ func BenchmarkSimulations(b *testing.B) {
 			cfg.ReuseTree = false
 			s := search(b, cfg, Uniform{}, 1)
 			ctx := context.Background()
-			s.Run(ctx, g, Options{Simulations: 800})
+			s.Run(ctx, g, o)
 			b.ReportAllocs()
 			sims := 0
 			for b.Loop() {
-				res, err := s.Run(ctx, g, Options{Simulations: 800})
+				res, err := s.Run(ctx, g, o)
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -36,17 +44,20 @@ func BenchmarkSimulations(b *testing.B) {
 	}
 }
 
-// TestSimulationAllocs: a search allocates per move, not per simulation.
+// TestSimulationAllocs: a search allocates per move, not per simulation,
+// with PUCT and with Gumbel (root and interior).
 func TestSimulationAllocs(t *testing.T) {
-	g := game(t, rules.Chu, "")
-	cfg := DefaultConfig()
-	cfg.ReuseTree = false
-	s := search(t, cfg, Uniform{}, 1)
-	ctx := context.Background()
-	s.Run(ctx, g, Options{Simulations: 2000}) // grow the arena
-	few := testing.AllocsPerRun(5, func() { s.Run(ctx, g, Options{Simulations: 100}) })
-	many := testing.AllocsPerRun(5, func() { s.Run(ctx, g, Options{Simulations: 1000}) })
-	if many > few+5 {
-		t.Errorf("1000 simulations allocate %.0f times, 100 allocate %.0f: allocations grow with simulations", many, few)
+	for _, gumbel := range []bool{false, true} {
+		g := game(t, rules.Chu, "")
+		cfg := DefaultConfig()
+		cfg.ReuseTree = false
+		s := search(t, cfg, Uniform{}, 1)
+		ctx := context.Background()
+		s.Run(ctx, g, Options{Simulations: 2000, Gumbel: gumbel}) // grow the arena
+		few := testing.AllocsPerRun(5, func() { s.Run(ctx, g, Options{Simulations: 100, Gumbel: gumbel}) })
+		many := testing.AllocsPerRun(5, func() { s.Run(ctx, g, Options{Simulations: 1000, Gumbel: gumbel}) })
+		if many > few+5 {
+			t.Errorf("gumbel %v: 1000 simulations allocate %.0f times, 100 allocate %.0f: allocations grow with simulations", gumbel, many, few)
+		}
 	}
 }

@@ -6,19 +6,21 @@ import (
 	"sync/atomic"
 
 	"chuzero/encode"
+	"chuzero/rules"
 )
 
 // Cache wraps an evaluator with a bounded cache of its answers, keyed by a
-// hash of the position, its recent moves, its repetition count and the
-// moves asked about (everything the answer depends on). Eviction is the
-// clock algorithm (second chance), per shard. It is safe for concurrent
-// use and satisfies Evaluator itself.
+// hash of what the network reads (see key) and the moves asked about.
+// Eviction is the clock algorithm (second chance), per shard. It is safe
+// for concurrent use and satisfies Evaluator itself.
 type Cache struct {
-	inner  Evaluator
-	shards [cacheShards]cacheShard
-	hits   atomic.Int64
-	misses atomic.Int64
-	pool   sync.Pool // *[]*encode.Request
+	inner   Evaluator
+	history int // past moves in the key: the spec's HistoryPlies
+	shards  [cacheShards]cacheShard
+	hits    atomic.Int64
+	misses  atomic.Int64
+	pool    sync.Pool // *[]*encode.Request
+	configs sync.Map  // *rules.Rules -> uint64, a hash of its Config
 }
 
 const cacheShards = 16
@@ -38,9 +40,23 @@ type cacheEntry struct {
 	wdl    [3]float32
 }
 
-// NewCache returns a cache of about capacity entries in front of inner.
+// NewCache returns a cache of about capacity entries in front of inner,
+// keyed on all encode.MaxHistory past moves a request holds, which is
+// right for a network of any spec. NewSpecCache keys on only the history
+// the network reads, for more hits.
 func NewCache(inner Evaluator, capacity int) *Cache {
-	c := &Cache{inner: inner}
+	return newCache(inner, capacity, encode.MaxHistory)
+}
+
+// NewSpecCache returns a cache of about capacity entries in front of
+// inner, a network whose input planes are those of spec: two requests that
+// differ only in moves older than spec.HistoryPlies share an entry.
+func NewSpecCache(inner Evaluator, capacity int, spec *encode.Spec) *Cache {
+	return newCache(inner, capacity, spec.HistoryPlies)
+}
+
+func newCache(inner Evaluator, capacity, history int) *Cache {
+	c := &Cache{inner: inner, history: history}
 	per := max(1, capacity/cacheShards)
 	for i := range c.shards {
 		c.shards[i].index = make(map[uint64]int32, per)
@@ -58,7 +74,7 @@ func (c *Cache) Evaluate(ctx context.Context, reqs []*encode.Request) error {
 	}
 	misses := (*mp)[:0]
 	for _, r := range reqs {
-		if c.lookup(requestKey(r), r) {
+		if c.lookup(c.key(r), r) {
 			c.hits.Add(1)
 			continue
 		}
@@ -69,7 +85,7 @@ func (c *Cache) Evaluate(ctx context.Context, reqs []*encode.Request) error {
 	if len(misses) > 0 {
 		if err = c.inner.Evaluate(ctx, misses); err == nil {
 			for _, r := range misses {
-				c.store(requestKey(r), r)
+				c.store(c.key(r), r)
 			}
 		}
 	}
@@ -134,3 +150,44 @@ func (c *Cache) HitRatio() float64 {
 
 // Counts returns the hits and misses so far.
 func (c *Cache) Counts() (hits, misses int64) { return c.hits.Load(), c.misses.Load() }
+
+// key identifies what an evaluation depends on, as the input planes
+// encode it (encode.Spec.Encode): the position (its Zobrist key: board,
+// side to move, counter-strike and suppression squares), the rules config
+// (option planes; MaxPlies), the repetition count capped at 3, the plies
+// played capped at MaxPlies (the progress plane, plies / MaxPlies), the
+// last c.history moves, and the moves asked about.
+func (c *Cache) key(r *encode.Request) uint64 {
+	const golden = 0x9e3779b97f4a7c15
+	p := &r.Pos
+	maxPlies := p.Rules().Config().MaxPlies
+	rep := min(max(r.Repetitions, 1), 3)
+	h := mix(p.Hash() ^ c.configKey(p.Rules()))
+	h = mix(h + uint64(rep)*golden)
+	h = mix(h + uint64(min(p.Plies(), maxPlies))*golden)
+	k := min(c.history, r.NHistory)
+	h = mix(h ^ uint64(k))
+	for _, m := range r.History[r.NHistory-k : r.NHistory] {
+		h = mix(h ^ uint64(m))
+	}
+	h = mix(h ^ uint64(len(r.Moves)))
+	for _, m := range r.Moves {
+		h = mix(h + uint64(m))
+	}
+	return h
+}
+
+// configKey returns a hash of the config of rules r (cached per Rules,
+// which are immutable).
+func (c *Cache) configKey(r *rules.Rules) uint64 {
+	if v, ok := c.configs.Load(r); ok {
+		return v.(uint64)
+	}
+	b, _ := r.Config().AppendBinary(nil) // a Rules' config is valid
+	h := uint64(len(b))
+	for _, x := range b {
+		h = mix(h ^ uint64(x))
+	}
+	c.configs.Store(r, h)
+	return h
+}

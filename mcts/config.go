@@ -13,7 +13,8 @@ type Config struct {
 	CPuct     float64
 	CPuctBase float64
 	// FPUReduction: an unvisited child is valued at its parent's value minus
-	// this (first-play urgency); FPURoot applies at the root.
+	// FPUReduction * sqrt(the summed prior of the parent's visited children)
+	// (first-play urgency, as lc0 and KataGo); FPURoot applies at the root.
 	FPUReduction float64
 	FPURoot      float64
 	// Dirichlet noise on the root priors (self-play full searches):
@@ -39,6 +40,10 @@ type Config struct {
 	GumbelK      int
 	GumbelCVisit float64
 	GumbelCScale float64
+	// GumbelInterior: in a Gumbel search, nodes below the root select
+	// deterministically, argmax pi'(a) - N(a)/(1 + sum N), with pi' the
+	// completed-Q improved policy of the node; false keeps PUCT there.
+	GumbelInterior bool
 	// ReuseTree keeps the subtree of the played move for the next search.
 	ReuseTree bool
 }
@@ -46,11 +51,12 @@ type Config struct {
 // DefaultConfig returns AlphaZero-like defaults: c_puct 1.25 (base 19652),
 // FPU reduction 0.2 (0 at the root), Dirichlet alpha 10/moves at 25%,
 // temperature 1 for the first 30 plies then 0, 8 leaves per batch, tree
-// reuse; Gumbel off (k 16, c_visit 50, c_scale 1 when on).
+// reuse; Gumbel off (k 16, c_visit 50, c_scale 1 and the Gumbel interior
+// selection when on).
 func DefaultConfig() Config {
 	return Config{CPuct: 1.25, CPuctBase: 19652, FPUReduction: 0.2, FPURoot: 0,
 		NoiseAlphaScale: 10, NoiseFraction: 0.25, Temperature: 1, TemperatureMoves: 30, FinalTemperature: 0,
-		LeavesPerBatch: 8, VirtualLoss: 1, GumbelK: 16, GumbelCVisit: 50, GumbelCScale: 1, ReuseTree: true}
+		LeavesPerBatch: 8, VirtualLoss: 1, GumbelK: 16, GumbelCVisit: 50, GumbelCScale: 1, GumbelInterior: true, ReuseTree: true}
 }
 
 // Validate reports a problem with c.

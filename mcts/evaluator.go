@@ -67,18 +67,3 @@ func mix(z uint64) uint64 {
 	z = (z ^ z>>27) * 0x94d049bb133111eb
 	return z ^ z>>31
 }
-
-// requestKey identifies what an evaluation depends on: the position (its
-// Zobrist key), the recent moves, the repetition count and the moves asked
-// about.
-func requestKey(r *encode.Request) uint64 {
-	h := mix(r.Pos.Hash() + uint64(r.Repetitions)*0x9e3779b97f4a7c15)
-	for _, m := range r.History[:r.NHistory] {
-		h = mix(h ^ uint64(m))
-	}
-	h = mix(h ^ uint64(len(r.Moves)))
-	for _, m := range r.Moves {
-		h = mix(h + uint64(m))
-	}
-	return h
-}

@@ -1,9 +1,10 @@
 package mcts
 
 import (
+	"cmp"
 	"context"
 	"math"
-	"sort"
+	"slices"
 
 	"chuzero/rules"
 )
@@ -11,104 +12,130 @@ import (
 // Gumbel root search (Danihelka et al., "Policy improvement by planning
 // with Gumbel", ICLR 2022): sample k moves without replacement by
 // Gumbel-top-k on the prior logits, share the simulations among them by
-// sequential halving (each round keeps the better half by g + logit +
-// sigma(q)), play the winner, and train on the completed-Q improved
-// policy softmax(logit + sigma(completed q)). Below the root the search is
+// sequential halving (each phase keeps the better half by g + logit +
+// sigma(completed q), never fewer than two, as DeepMind's mctx), play the
+// best remaining by that score, and train on the completed-Q improved
+// policy softmax(logit + sigma(completed q)). The completed q of an
+// unvisited move is v_mix, which mixes the node's own network value with
+// the prior-weighted q of the visited moves. Below the root the search
+// uses the deterministic rule of pickGumbel (Config.GumbelInterior) or
 // PUCT.
 
 type gumbelScratch struct {
 	g     []float64 // Gumbel sample per root move
 	logit []float64
+	score []float64 // ranking score per root move
 	cands []int32
 }
 
-// sigma is the monotone transform of a value q in [-1, 1].
+// sigma is the monotone transform of a value q in [-1, 1]; maxVisits is
+// the most visits of a child of the node.
 func (s *Search) sigma(q float64, maxVisits int32) float64 {
 	return (s.cfg.GumbelCVisit + float64(maxVisits)) * s.cfg.GumbelCScale * (q + 1) / 2
 }
 
-// childQ returns the root child's value for the side to move at the root.
+// childQ returns a visited child's mean value for the side to move at its
+// parent.
 func childQ(n *node) float64 { return n.valueSum / float64(n.visits) }
+
+// mixValue returns v_mix = (v + sumN / piVisited * piQ) / (1 + sumN): v
+// is the node's network value, sumN the visits of its children, piVisited
+// their summed prior and piQ the sum of prior * q over the visited ones
+// (v itself when none is visited).
+func mixValue(v float64, sumN int32, piVisited, piQ float64) float64 {
+	if piVisited <= 0 {
+		return v
+	}
+	return (v + float64(sumN)/piVisited*piQ) / (1 + float64(sumN))
+}
+
+// completedQ writes the completed q of every child of node idx into dst
+// (for the side to move at idx: the child's mean value, or v_mix if it
+// has no visit) and returns it with the most visits of a child.
+func (s *Search) completedQ(idx int32, dst []float64) ([]float64, int32) {
+	kids := s.t.children(idx)
+	var sumN, maxN int32
+	var piVisited, piQ float64
+	for i := range kids {
+		if ch := &kids[i]; ch.visits > 0 {
+			sumN += ch.visits
+			maxN = max(maxN, ch.visits)
+			piVisited += float64(ch.prior)
+			piQ += float64(ch.prior) * childQ(ch)
+		}
+	}
+	vmix := mixValue(float64(s.t.nodes[idx].value), sumN, piVisited, piQ)
+	dst = dst[:0]
+	for i := range kids {
+		q := vmix
+		if kids[i].visits > 0 {
+			q = childQ(&kids[i])
+		}
+		dst = append(dst, q)
+	}
+	return dst, maxN
+}
 
 // runGumbel runs sims playouts by sequential halving over the Gumbel-top-k
 // root moves and sets res.Best to the winner.
 func (s *Search) runGumbel(ctx context.Context, g *rules.Game, sims int, res *Result) error {
 	root := s.t.root
-	n := int(s.t.nodes[root].n)
 	sc := &s.gumbel
-	sc.g, sc.logit = sc.g[:0], sc.logit[:0]
-	sc.cands = sc.cands[:0]
+	sc.g, sc.logit, sc.cands = sc.g[:0], sc.logit[:0], sc.cands[:0]
 	for i, p := range s.origPrior {
 		sc.g = append(sc.g, gumbelSample(s.rng))
 		sc.logit = append(sc.logit, math.Log(max(float64(p), 1e-30)))
 		sc.cands = append(sc.cands, int32(i))
 	}
-	k := min(s.cfg.GumbelK, n)
-	s.gumbelScores(s.t.children(root), sc.cands) // no visits count yet: g + logit
+	// The first ranking is by g + logit alone, whatever a reused subtree
+	// holds, so that the candidates are a sample from the prior.
+	sc.score = sc.score[:0]
+	for i := range sc.g {
+		sc.score = append(sc.score, sc.g[i]+sc.logit[i])
+	}
+	s.sortCandidates(sc.cands)
+	k := min(s.cfg.GumbelK, len(sc.cands))
 	cands := sc.cands[:k]
-	phases := int(math.Ceil(math.Log2(float64(k))))
-	remaining := sims
-	for len(cands) > 1 && remaining > 0 {
+	phases := max(1, int(math.Ceil(math.Log2(float64(k)))))
+	for remaining := sims; remaining > 0; {
 		per := max(1, sims/(phases*len(cands)))
 		m := min(per*len(cands), remaining)
 		if err := s.simulate(ctx, g, m, cands, res); err != nil {
 			return err
 		}
 		remaining -= m
-		s.gumbelScores(s.t.children(root), cands)
-		cands = cands[:(len(cands)+1)/2]
-	}
-	if remaining > 0 {
-		if err := s.simulate(ctx, g, remaining, cands[:1], res); err != nil {
-			return err
-		}
+		s.rankCandidates(cands)
+		cands = cands[:max(min(2, len(cands)), (len(cands)+1)/2)]
 	}
 	res.Best = s.t.children(root)[cands[0]].move
 	return nil
 }
 
-func (s *Search) gumbelScores(kids []node, cands []int32) {
+// rankCandidates sorts the root moves cands by g + logit + sigma(completed
+// q), best first.
+func (s *Search) rankCandidates(cands []int32) {
 	sc := &s.gumbel
-	var maxN int32
-	for i := range kids {
-		maxN = max(maxN, kids[i].visits)
+	q, maxN := s.completedQ(s.t.root, sc.score)
+	for i := range q {
+		q[i] = sc.g[i] + sc.logit[i] + s.sigma(q[i], maxN)
 	}
-	score := func(i int32) float64 {
-		v := sc.g[i] + sc.logit[i]
-		if kids[i].visits > 0 {
-			v += s.sigma(childQ(&kids[i]), maxN)
-		}
-		return v
-	}
-	sort.SliceStable(cands, func(a, b int) bool { return score(cands[a]) > score(cands[b]) })
+	sc.score = q
+	s.sortCandidates(cands)
+}
+
+// sortCandidates sorts cands by gumbel.score, highest first (stable).
+func (s *Search) sortCandidates(cands []int32) {
+	score := s.gumbel.score
+	slices.SortStableFunc(cands, func(a, b int32) int { return cmp.Compare(score[b], score[a]) })
 }
 
 // improvedPolicy returns softmax(logit + sigma(completed q)) over the root
-// moves, where an unvisited move's q is the mixed value v_mix.
-func (s *Search) improvedPolicy(kids []node, prior []float32) []float32 {
-	var maxN, sumN int32
-	var piVisited, piQ float64
-	for i := range kids {
-		maxN = max(maxN, kids[i].visits)
-		sumN += kids[i].visits
-		if kids[i].visits > 0 {
-			piVisited += float64(prior[i])
-			piQ += float64(prior[i]) * childQ(&kids[i])
-		}
-	}
-	vmix := s.netValue
-	if piVisited > 0 {
-		vmix = (s.netValue + float64(sumN)/piVisited*piQ) / (1 + float64(sumN))
-	}
-	out := make([]float32, len(kids))
-	z := make([]float64, len(kids))
+// moves; q holds the completed q of each and maxN the most visits.
+func (s *Search) improvedPolicy(prior []float32, q []float64, maxN int32) []float32 {
+	z := make([]float64, len(prior))
 	m := math.Inf(-1)
-	for i := range kids {
-		q := vmix
-		if kids[i].visits > 0 {
-			q = childQ(&kids[i])
-		}
-		z[i] = math.Log(max(float64(prior[i]), 1e-30)) + s.sigma(q, maxN)
+	for i := range prior {
+		z[i] = math.Log(max(float64(prior[i]), 1e-30)) + s.sigma(q[i], maxN)
 		m = max(m, z[i])
 	}
 	var sum float64
@@ -116,6 +143,7 @@ func (s *Search) improvedPolicy(kids []node, prior []float32) []float32 {
 		z[i] = math.Exp(z[i] - m)
 		sum += z[i]
 	}
+	out := make([]float32, len(prior))
 	for i := range z {
 		out[i] = float32(z[i] / sum)
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"math/rand/v2"
 
 	"chuzero/encode"
@@ -24,32 +23,22 @@ type Search struct {
 	// the position of the root, to recognise it in the next search
 	rootLen  int
 	rootHash uint64
-	netValue float64 // the evaluator's value of the root, side to move
+
+	gumbelInterior bool // this search selects below the root by Gumbel's rule
 
 	paths     [][]int32 // per leaf of a batch: node indices from the root
 	reqs      []*encode.Request
 	slots     []int // which path each request belongs to
 	origPrior []float32
 	gumbel    gumbelScratch
+	interior  interiorScratch
 }
 
 // Options are the choices of one search.
 type Options struct {
 	Simulations int  // playouts to add to the tree
 	Noise       bool // Dirichlet noise on the root priors (PUCT self-play)
-	Gumbel      bool // Gumbel root search instead of PUCT at the root
-}
-
-// Result is what a search found at the root.
-type Result struct {
-	Moves       []rules.Move // the legal moves
-	Visits      []int32      // visits of each move's child
-	Prior       []float32    // the evaluator's prior of each move
-	Policy      []float32    // training target: visit distribution (PUCT) or completed-Q improved policy (Gumbel)
-	Best        rules.Move   // most visited move (PUCT) or the sequential-halving winner (Gumbel)
-	RootValue   float64      // mean value of the root for the side to move, in [-1, 1]
-	Simulations int          // playouts added by this search
-	Collisions  int          // selections discarded because their leaf was already in flight
+	Gumbel      bool // Gumbel search: sequential halving at the root, Config.GumbelInterior below it
 }
 
 // New returns a search; seed drives the noise and the move choice.
@@ -57,7 +46,7 @@ func New(cfg Config, eval Evaluator, seed uint64) (*Search, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	s := &Search{cfg: cfg, eval: eval, rng: rand.New(rand.NewPCG(seed, 0x6d637473))}
+	s := &Search{cfg: cfg, eval: eval, rng: newRand(seed)}
 	s.t.reset()
 	s.rootLen = -1
 	for i := 0; i < cfg.LeavesPerBatch; i++ {
@@ -96,19 +85,14 @@ func (s *Search) Run(ctx context.Context, g *rules.Game, o Options) (*Result, er
 			return nil, err
 		}
 	}
-	rootNode := &s.t.nodes[root]
 	kids := s.t.children(root)
 	s.origPrior = s.origPrior[:0]
 	for i := range kids {
 		s.origPrior = append(s.origPrior, kids[i].prior)
 	}
-	defer func() { // the noise lives for this search only
-		for i, p := range s.origPrior {
-			s.t.nodes[s.t.nodes[root].first+int32(i)].prior = p
-		}
-	}()
 	res := &Result{}
 	var err error
+	s.gumbelInterior = o.Gumbel && s.cfg.GumbelInterior
 	if o.Gumbel {
 		err = s.runGumbel(ctx, g, o.Simulations, res)
 	} else {
@@ -117,32 +101,14 @@ func (s *Search) Run(ctx context.Context, g *rules.Game, o Options) (*Result, er
 		}
 		err = s.simulate(ctx, g, o.Simulations, nil, res)
 	}
+	kids = s.t.children(root)
+	for i, p := range s.origPrior { // the noise lives for this search only
+		kids[i].prior = p
+	}
 	if err != nil {
 		return nil, err
 	}
-	rootNode = &s.t.nodes[root]
-	kids = s.t.children(root)
-	res.RootValue = -rootNode.valueSum / float64(rootNode.visits)
-	var total int32
-	for i := range kids {
-		res.Moves = append(res.Moves, kids[i].move)
-		res.Visits = append(res.Visits, kids[i].visits)
-		res.Prior = append(res.Prior, s.origPrior[i])
-		total += kids[i].visits
-	}
-	if o.Gumbel {
-		res.Policy = s.improvedPolicy(kids, s.origPrior)
-	} else {
-		res.Policy = make([]float32, len(kids))
-		best := 0
-		for i := range kids {
-			res.Policy[i] = float32(kids[i].visits) / float32(max(total, 1))
-			if kids[i].visits > kids[best].visits {
-				best = i
-			}
-		}
-		res.Best = kids[best].move
-	}
+	s.fillResult(res, o.Gumbel)
 	return res, nil
 }
 
@@ -177,9 +143,8 @@ func (s *Search) expandRoot(ctx context.Context, g *rules.Game) error {
 		return err
 	}
 	s.t.reset()
-	s.t.expand(0, req.Moves, req.Priors)
 	v := float64(req.WDL[0] - req.WDL[2])
-	s.netValue = v
+	s.t.expand(0, req.Moves, req.Priors, v)
 	root := &s.t.nodes[0]
 	root.visits = 1
 	root.valueSum = -v
@@ -218,7 +183,7 @@ func (s *Search) simulate(ctx context.Context, g *rules.Game, sims int, forced [
 			collided := false
 			switch {
 			case leaf.state == terminal:
-				s.backup(path, float64(leaf.termValue))
+				s.backup(path, float64(leaf.value))
 				done++
 				res.Simulations++
 			case leaf.state == pending:
@@ -228,8 +193,8 @@ func (s *Search) simulate(ctx context.Context, g *rules.Game, sims int, forced [
 				turn-- // retry this forced child in the next batch
 			case g.Result().Over():
 				leaf.state = terminal
-				leaf.termValue = float32(g.Result().ValueFor(g.Position().SideToMove()))
-				s.backup(path, float64(leaf.termValue))
+				leaf.value = float32(g.Result().ValueFor(g.Position().SideToMove()))
+				s.backup(path, float64(leaf.value))
 				done++
 				res.Simulations++
 			default:
@@ -261,71 +226,14 @@ func (s *Search) simulate(ctx context.Context, g *rules.Game, sims int, forced [
 			path := s.paths[s.slots[k]]
 			leafIdx := path[len(path)-1]
 			req := s.reqs[k]
-			s.t.expand(leafIdx, req.Moves, req.Priors)
-			s.backup(path, float64(req.WDL[0]-req.WDL[2]))
+			v := float64(req.WDL[0] - req.WDL[2])
+			s.t.expand(leafIdx, req.Moves, req.Priors, v)
+			s.backup(path, v)
 		}
 		done += nreq
 		res.Simulations += nreq
 	}
 	return nil
-}
-
-// selectPath walks from the root to a leaf, playing the moves on g and
-// adding virtual loss along the way; the path is stored in s.paths[slot].
-func (s *Search) selectPath(g *rules.Game, forced int32, slot int) []int32 {
-	path := append(s.paths[slot][:0], s.t.root)
-	idx := s.t.root
-	for {
-		n := &s.t.nodes[idx]
-		n.inFlight++
-		if n.state != expanded {
-			break
-		}
-		var next int32
-		if idx == s.t.root && forced >= 0 {
-			next = n.first + forced
-		} else {
-			next = s.pick(idx)
-		}
-		g.Push(s.t.nodes[next].move)
-		path = append(path, next)
-		idx = next
-	}
-	s.paths[slot] = path
-	return path
-}
-
-// pick returns the child of idx with the highest PUCT score.
-func (s *Search) pick(idx int32) int32 {
-	n := &s.t.nodes[idx]
-	parentN := float64(n.visits + n.inFlight)
-	c := s.cfg.CPuct + math.Log((1+parentN+s.cfg.CPuctBase)/s.cfg.CPuctBase)
-	cs := c * math.Sqrt(max(parentN, 1))
-	fpu := s.cfg.FPUReduction
-	if idx == s.t.root {
-		fpu = s.cfg.FPURoot
-	}
-	parentQ := 0.0
-	if n.visits > 0 {
-		parentQ = -n.valueSum / float64(n.visits)
-	}
-	fpuQ := parentQ - fpu
-	vl := s.cfg.VirtualLoss
-	best, bestScore := n.first, math.Inf(-1)
-	kids := s.t.nodes[n.first : n.first+n.n]
-	for i := range kids {
-		ch := &kids[i]
-		visits := ch.visits + ch.inFlight
-		q := fpuQ
-		if visits > 0 {
-			q = ch.q(vl)
-		}
-		score := q + cs*float64(ch.prior)/float64(1+visits)
-		if score > bestScore {
-			best, bestScore = n.first+int32(i), score
-		}
-	}
-	return best
 }
 
 // backup adds value v (for the side to move at the leaf) along path,
@@ -347,38 +255,8 @@ func (s *Search) revert(path []int32) {
 	}
 }
 
-// Choose picks the move to play from a result: by temperature over the
-// visit counts (PUCT; temperature 0 = most visited), or the Gumbel winner.
-// ply is the game's ply count, for the temperature schedule.
-func (s *Search) Choose(res *Result, ply int, gumbel bool) rules.Move {
-	if gumbel || len(res.Moves) == 1 {
-		return res.Best
-	}
-	t := s.cfg.FinalTemperature
-	if ply < s.cfg.TemperatureMoves {
-		t = s.cfg.Temperature
-	}
-	if t < 1e-3 {
-		return res.Best
-	}
-	var sum float64
-	w := make([]float64, len(res.Visits))
-	for i, v := range res.Visits {
-		w[i] = math.Pow(float64(v), 1/t)
-		sum += w[i]
-	}
-	if sum == 0 {
-		return res.Best
-	}
-	x := s.rng.Float64() * sum
-	for i := range w {
-		if x < w[i] {
-			return res.Moves[i]
-		}
-		x -= w[i]
-	}
-	return res.Moves[len(res.Moves)-1]
-}
-
 // NodeCount returns the nodes in the tree (for memory accounting and tests).
 func (s *Search) NodeCount() int { return len(s.t.nodes) }
+
+// newRand returns the generator of a search seeded with seed.
+func newRand(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, 0x6d637473)) }

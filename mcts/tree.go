@@ -9,25 +9,27 @@ const (
 	unexpanded nodeState = iota
 	pending              // its evaluation is in flight
 	expanded             // children created
-	terminal             // the game is over here; termValue holds the result
+	terminal             // the game is over here; value holds the result
 )
 
-// node is one position of the tree, reached from its parent by move. The
-// children of a node are contiguous in the arena.
 // NodeBytes is the memory of one tree node, for callers that bound the
 // tree by memory (Search.NodeCount() * NodeBytes).
 const NodeBytes = 40
 
+// node is one position of the tree, reached from its parent by move. The
+// children of a node are contiguous in the arena.
 type node struct {
-	move      rules.Move
-	prior     float32
-	visits    int32
-	inFlight  int32   // paths through this node waiting for an evaluation (virtual loss)
-	valueSum  float64 // sum of backed-up values, for the player who moved into this node
-	first     int32   // index of the first child
-	n         int32   // number of children
-	state     nodeState
-	termValue float32 // terminal: the value for the side to move here
+	move     rules.Move
+	prior    float32
+	visits   int32
+	inFlight int32   // paths through this node waiting for an evaluation (virtual loss)
+	valueSum float64 // sum of backed-up values, for the player who moved into this node
+	first    int32   // index of the first child
+	n        int32   // number of children
+	state    nodeState
+	// value is, for the side to move here, the result (terminal) or the
+	// evaluator's raw value (expanded): v in Gumbel's v_mix.
+	value float32
 }
 
 // q returns the node's mean value for the player who moved into it,
@@ -54,14 +56,15 @@ func (t *tree) children(i int32) []node {
 	return t.nodes[n.first : n.first+n.n]
 }
 
-// expand creates the children of node i with the given moves and priors.
-func (t *tree) expand(i int32, moves []rules.Move, priors []float32) {
+// expand creates the children of node i with the given moves and priors;
+// v is the evaluator's value of node i for its side to move.
+func (t *tree) expand(i int32, moves []rules.Move, priors []float32, v float64) {
 	first := int32(len(t.nodes))
 	for k, m := range moves {
 		t.nodes = append(t.nodes, node{move: m, prior: priors[k]})
 	}
 	n := &t.nodes[i]
-	n.first, n.n, n.state = first, int32(len(moves)), expanded
+	n.first, n.n, n.state, n.value = first, int32(len(moves)), expanded, float32(v)
 }
 
 // child returns the index of node i's child reached by m, or -1.

@@ -1,0 +1,180 @@
+package mcts
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// child is a hand-built child of a node: prior, visits, paths in flight
+// and mean value q (for the side to move at the parent).
+type child struct {
+	prior           float32
+	visits, flights int32
+	q               float64
+}
+
+// handTree returns a search whose node 1 (below the root 0) has the given
+// network value, visits, mean value parentQ and children (nodes 2...).
+func handTree(t *testing.T, cfg Config, value float32, visits int32, parentQ float64, kids []child) *Search {
+	t.Helper()
+	s := search(t, cfg, Uniform{}, 1)
+	s.t.nodes = append(s.t.nodes[:0],
+		node{state: expanded, first: 1, n: 1, visits: visits + 1},
+		node{state: expanded, first: 2, n: int32(len(kids)), visits: visits, valueSum: -parentQ * float64(visits), value: value})
+	for _, k := range kids {
+		s.t.nodes = append(s.t.nodes, node{prior: k.prior, visits: k.visits, inFlight: k.flights, valueSum: k.q * float64(k.visits)})
+	}
+	return s
+}
+
+// wantGumbelInterior is the rule written out: argmax pi'(a) - N(a)/(1 +
+// sum N), pi' = softmax(log prior + sigma(completed q)).
+func wantGumbelInterior(s *Search, value float64, kids []child) int {
+	var sumN, sumVisits, maxN int32
+	var piVisited, piQ float64
+	for _, k := range kids {
+		sumN += k.visits + k.flights
+		if k.visits > 0 {
+			sumVisits += k.visits
+			maxN = max(maxN, k.visits)
+			piVisited += float64(k.prior)
+			piQ += float64(k.prior) * k.q
+		}
+	}
+	vmix := value
+	if sumVisits > 0 {
+		vmix = (value + float64(sumVisits)/piVisited*piQ) / (1 + float64(sumVisits))
+	}
+	z := make([]float64, len(kids))
+	var sum float64
+	for i, k := range kids {
+		q := vmix
+		if k.visits > 0 {
+			q = k.q
+		}
+		z[i] = math.Exp(math.Log(float64(k.prior)) + s.sigma(q, maxN))
+		sum += z[i]
+	}
+	best, bestScore := 0, math.Inf(-1)
+	for i, k := range kids {
+		if score := z[i]/sum - float64(k.visits+k.flights)/float64(1+sumN); score > bestScore {
+			best, bestScore = i, score
+		}
+	}
+	return best
+}
+
+func TestGumbelInteriorRule(t *testing.T) {
+	tests := []struct {
+		name  string
+		value float32
+		kids  []child
+		want  int
+	}{
+		{"fresh: highest prior", 0.1, []child{{0.2, 0, 0, 0}, {0.5, 0, 0, 0}, {0.3, 0, 0, 0}}, 1},
+		{"a good visited move", 0, []child{{0.3, 3, 0, 0.9}, {0.5, 1, 0, -0.8}, {0.2, 0, 0, 0}}, 0},
+		{"visits spread", 0, []child{{0.6, 10, 0, 0.1}, {0.4, 0, 0, 0}}, 1},
+		{"in flight counts", 0, []child{{0.5, 0, 1, 0}, {0.45, 0, 0, 0}, {0.05, 0, 0, 0}}, 1},
+		{"a visited move well above v_mix", -0.9, []child{{0.1, 2, 0, 0.5}, {0.6, 0, 0, 0}, {0.3, 0, 0, 0}}, 0},
+	}
+	for _, tt := range tests {
+		s := handTree(t, DefaultConfig(), tt.value, 1+tt.kids[0].visits, 0, tt.kids)
+		want := wantGumbelInterior(s, float64(tt.value), tt.kids)
+		if want != tt.want {
+			t.Fatalf("%s: the written-out rule picks %d, the table says %d", tt.name, want, tt.want)
+		}
+		if got := int(s.pickGumbel(1) - 2); got != want {
+			t.Errorf("%s: pickGumbel = child %d, want %d", tt.name, got, want)
+		}
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for trial := range 300 {
+		kids := make([]child, 2+rng.IntN(40))
+		var sum float32
+		for i := range kids {
+			kids[i].prior = float32(math.Exp(3 * rng.Float64()))
+			sum += kids[i].prior
+			if rng.IntN(3) == 0 {
+				kids[i].visits = int32(1 + rng.IntN(30))
+				kids[i].q = 2*rng.Float64() - 1
+			}
+			if rng.IntN(5) == 0 {
+				kids[i].flights = int32(1 + rng.IntN(3))
+			}
+		}
+		for i := range kids {
+			kids[i].prior /= sum
+		}
+		value := float32(2*rng.Float64() - 1)
+		s := handTree(t, DefaultConfig(), value, 10, 0, kids)
+		if got, want := int(s.pickGumbel(1)-2), wantGumbelInterior(s, float64(value), kids); got != want {
+			t.Errorf("random node %d: pickGumbel = child %d, want %d", trial, got, want)
+		}
+	}
+}
+
+// TestFPU: an unvisited child is valued at parentQ - reduction *
+// sqrt(prior mass of the visited children), so a small visited mass
+// costs little; the cases are chosen so that the constant reduction
+// would choose otherwise.
+func TestFPU(t *testing.T) {
+	tests := []struct {
+		name      string
+		root      bool
+		reduction float64
+		parentQ   float64
+		visits    int32
+		kids      []child
+		want      int
+	}{
+		{"little mass visited: explore", false, 0.2, 0, 2,
+			[]child{{0.3, 1, 0, -0.15}, {0.15, 0, 0, 0}, {0.1, 0, 0, 0}}, 1},
+		{"most mass visited: stay", false, 0.2, 0, 2,
+			[]child{{0.85, 1, 0, -0.15}, {0.15, 0, 0, 0}}, 0},
+		{"root, FPURoot 0.5", true, 0.5, 0.1, 2,
+			[]child{{0.16, 1, 0, -0.05}, {0.14, 0, 0, 0}, {0.1, 0, 0, 0}}, 1},
+	}
+	for _, tt := range tests {
+		cfg := DefaultConfig()
+		cfg.FPUReduction, cfg.FPURoot = tt.reduction, 0
+		if tt.root {
+			cfg.FPUReduction, cfg.FPURoot = 0, tt.reduction
+		}
+		s := handTree(t, cfg, 0, tt.visits, tt.parentQ, tt.kids)
+		if tt.root {
+			s.t.root = 1
+		}
+		want := func(sqrtMass bool) int {
+			parentN := float64(tt.visits)
+			cs := (cfg.CPuct + math.Log((1+parentN+cfg.CPuctBase)/cfg.CPuctBase)) * math.Sqrt(parentN)
+			var mass float64
+			for _, k := range tt.kids {
+				if k.visits > 0 {
+					mass += float64(k.prior)
+				}
+			}
+			fpu := tt.parentQ - tt.reduction
+			if sqrtMass {
+				fpu = tt.parentQ - tt.reduction*math.Sqrt(mass)
+			}
+			best, bestScore := 0, math.Inf(-1)
+			for i, k := range tt.kids {
+				q := fpu
+				if k.visits > 0 {
+					q = k.q
+				}
+				if score := q + cs*float64(k.prior)/float64(1+k.visits); score > bestScore {
+					best, bestScore = i, score
+				}
+			}
+			return best
+		}
+		if w := want(true); w != tt.want || (tt.name != "most mass visited: stay" && want(false) == w) {
+			t.Fatalf("%s: a case that does not tell the rules apart (sqrt %d, constant %d)", tt.name, w, want(false))
+		}
+		if got := int(s.pick(1) - 2); got != tt.want {
+			t.Errorf("%s: pick = child %d, want %d", tt.name, got, tt.want)
+		}
+	}
+}
