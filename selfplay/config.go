@@ -28,14 +28,38 @@ type Config struct {
 	// Gumbel: full searches use the Gumbel root search (better at small
 	// budgets); otherwise PUCT with Dirichlet noise and temperature.
 	Gumbel bool
+	// CheapSampleFraction is the share of cheap-search positions written as
+	// value-only samples (no policy target), drawn per position from the
+	// game's generator; every full-search position is written. Record
+	// files keep every ply either way.
+	CheapSampleFraction float64
 
-	// Resignation: a side resigns when its root value has stayed below
-	// ResignThreshold for ResignConsecutive of its searches in a row. In a
-	// fraction NoResignFraction of games nobody may resign; they measure
-	// how often a resignation would have been wrong.
-	ResignThreshold   float64
-	ResignConsecutive int
-	NoResignFraction  float64
+	// MaxPlies caps self-play games well below the rules' own MaxPlies (0:
+	// the rules' cap only). A game reaching it is truncated: its record is
+	// a draw by "max plies" marked truncated, and its samples are marked
+	// Truncated, with Outcome draw and EndValue the final search's root
+	// value (for each sample's side to move) as the value target.
+	MaxPlies int
+
+	// Resignation: a side resigns when the value (Q, for the side to
+	// move) of the move it chose has stayed below the live threshold for
+	// ResignConsecutive of its searches in a row. In a fraction
+	// NoResignFraction of games nobody may resign; they measure how often
+	// a resignation would have been wrong and calibrate the threshold.
+	//
+	// The live threshold starts at ResignThreshold. Once ResignMinGames
+	// no-resign games have finished, it becomes the highest (most eager)
+	// threshold, at most ResignCeiling, under which the would-be
+	// resignations of the last ResignCalibrationGames no-resign games were
+	// wrong (the side did not lose) less than ResignTargetFalsePositive of
+	// the time. See CalibrateResign.
+	ResignThreshold           float64
+	ResignConsecutive         int
+	NoResignFraction          float64
+	ResignCeiling             float64
+	ResignTargetFalsePositive float64
+	ResignCalibrationGames    int
+	ResignMinGames            int
 
 	Seed uint64 // every game's seed derives from it and the game's index
 
@@ -49,14 +73,42 @@ type Config struct {
 
 // DefaultConfig returns defaults for a CPU run of variant v: 16 games at a
 // time, Gumbel full searches of 64 playouts on a quarter of the moves,
-// cheap searches of 16, resignation below -0.95 for 4 moves in a row with
-// 10% of games forbidden to resign, 8 games per file.
+// cheap searches of 16 with a tenth of them written as value-only samples,
+// games capped at DefaultMaxPlies(v), resignation below -0.95 for 4 moves
+// in a row with 10% of games forbidden to resign, the threshold calibrated
+// (from 20 games on, over the last 200, ceiling -0.8) to 5% false
+// positives, 8 games per file.
 func DefaultConfig(v rules.VariantID) Config {
 	sc := mcts.DefaultConfig()
 	return Config{Rules: rules.DefaultConfig(v), Encode: encode.DefaultOptions(), Search: sc, Games: 16,
 		FullSimulations: 64, CheapSimulations: 16, FullSearchFraction: 0.25, Gumbel: true,
+		CheapSampleFraction: 0.1, MaxPlies: DefaultMaxPlies(v),
 		ResignThreshold: -0.95, ResignConsecutive: 4, NoResignFraction: 0.1,
+		ResignCeiling: -0.8, ResignTargetFalsePositive: 0.05, ResignCalibrationGames: 200, ResignMinGames: 20,
 		Seed: 1, GamesPerFile: 8, FlushInterval: 5 * time.Minute}
+}
+
+// DefaultMaxPlies is the default self-play ply cap of variant v: Sho 300,
+// Chu 500, Heian 600 (0, the rules' own cap, for anything else).
+func DefaultMaxPlies(v rules.VariantID) int {
+	switch v {
+	case rules.Sho:
+		return 300
+	case rules.Chu:
+		return 500
+	case rules.Heian:
+		return 600
+	}
+	return 0
+}
+
+// plyCap returns the ply at which self-play stops a game: MaxPlies, or
+// the rules' cap when that is lower or MaxPlies is 0.
+func (c *Config) plyCap() int {
+	if c.MaxPlies <= 0 || c.MaxPlies > c.Rules.MaxPlies {
+		return c.Rules.MaxPlies
+	}
+	return c.MaxPlies
 }
 
 // Validate reports a problem with c.
@@ -75,10 +127,17 @@ func (c Config) Validate() error {
 		return fmt.Errorf("selfplay: %d concurrent games", c.Games)
 	case c.FullSimulations < 1 || c.CheapSimulations < 1:
 		return errors.New("selfplay: simulations must be at least 1")
-	case c.FullSearchFraction < 0 || c.FullSearchFraction > 1 || c.NoResignFraction < 0 || c.NoResignFraction > 1:
+	case !unit(c.FullSearchFraction) || !unit(c.NoResignFraction) || !unit(c.CheapSampleFraction) ||
+		!unit(c.ResignTargetFalsePositive):
 		return errors.New("selfplay: fractions must be in [0, 1]")
+	case c.MaxPlies < 0:
+		return fmt.Errorf("selfplay: MaxPlies %d (0 means the rules' cap)", c.MaxPlies)
 	case c.ResignConsecutive < 1:
 		return errors.New("selfplay: ResignConsecutive must be at least 1")
+	case c.ResignThreshold > c.ResignCeiling:
+		return fmt.Errorf("selfplay: ResignThreshold %v above ResignCeiling %v", c.ResignThreshold, c.ResignCeiling)
+	case c.ResignCalibrationGames < 1 || c.ResignMinGames < 1:
+		return errors.New("selfplay: ResignCalibrationGames and ResignMinGames must be at least 1")
 	case c.GamesPerFile < 1:
 		return errors.New("selfplay: GamesPerFile must be at least 1")
 	case c.Dir == "":
@@ -86,3 +145,5 @@ func (c Config) Validate() error {
 	}
 	return nil
 }
+
+func unit(x float64) bool { return x >= 0 && x <= 1 }

@@ -12,8 +12,25 @@
 //	r, err := selfplay.New(selfplay.DefaultConfig(rules.Sho), batcher, "step-000100")
 //	err = r.Run(ctx, 0) // until ctx is done
 //
-// Resignation: a side whose root value stays below ResignThreshold for
-// ResignConsecutive searches resigns; in NoResignFraction of the games
-// nobody may resign, and Stats.ResignFalsePositiveRate reports how often a
-// resignation there would have been wrong.
+// Samples: every full-search position is written with its policy target;
+// a CheapSampleFraction share of the cheap-search positions (drawn per
+// position from the game's generator) is written as value-only rows; the
+// records keep every ply. Each written sample gets, once the game is over,
+// its outcome and the auxiliary targets of encode.AuxTargets (the next
+// ply's full-search policy, material at the end and AuxAheadPlies ahead,
+// ownership at the end, short-term values), computed from a per-ply trace
+// of root values and material (labels.go).
+//
+// Ply cap: a game reaching Config.MaxPlies (below the rules' own cap) is
+// truncated: its record is a draw by "max plies" with "truncated": true
+// and "end_value" (the final search's root value, for Sente); its samples
+// are draws marked Truncated whose EndValue is that value for their side.
+//
+// Resignation: a side whose chosen move's value (mcts.Result.ValueOf)
+// stays below the live threshold for ResignConsecutive searches resigns;
+// in NoResignFraction of the games nobody may resign. Those games record
+// each side's lowest sustained value (Record.ResignLow), and the Runner
+// recalibrates the threshold from the last ResignCalibrationGames of them
+// (CalibrateResign, Runner.ResignThreshold); Stats.ResignFalsePositiveRate
+// reports how often a resignation there would have been wrong.
 package selfplay

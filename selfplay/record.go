@@ -14,26 +14,39 @@ import (
 // Record is one finished game as written to a games file: one JSON object
 // per line (JSON Lines).
 type Record struct {
-	ID            string       `json:"id"`               // game id (hex), as in its samples
-	Index         uint64       `json:"index"`            // the game's index in its run
-	Seed          uint64       `json:"seed"`             // the game's seed: with the same evaluator, replays the game
-	Variant       string       `json:"variant"`          // chu, sho, heian
-	Rules         string       `json:"rules"`            // the rules config (rules.Config.String)
-	Start         string       `json:"start"`            // start position, SFEN
-	Moves         []string     `json:"moves"`            // moves in machine notation
-	Values        []float32    `json:"values"`           // root value of each search, for the side to move, in [-1, 1]
-	Visits        []int32      `json:"visits"`           // root visits of each search
-	Full          []bool       `json:"full"`             // whether each move had a full search
-	Result        string       `json:"result"`           // 1-0 (Sente won), 0-1, 1/2-1/2
-	Winner        string       `json:"winner,omitempty"` // sente or gote
-	Reason        string       `json:"reason"`           // why the game ended (rules.Reason text, or "resignation")
-	Plies         int          `json:"plies"`
-	ResignAllowed bool         `json:"resign_allowed"`
-	WouldResign   *WouldResign `json:"would_resign,omitempty"` // games without resignation: when a side would have resigned
-	Evaluator     string       `json:"evaluator"`              // the network (checkpoint name) or test evaluator
-	Started       time.Time    `json:"started"`
-	Seconds       float64      `json:"seconds"`
-	Simulations   int          `json:"simulations"` // playouts of all searches
+	ID      string    `json:"id"`               // game id (hex), as in its samples
+	Index   uint64    `json:"index"`            // the game's index in its run
+	Seed    uint64    `json:"seed"`             // the game's seed: with the same evaluator, replays the game
+	Variant string    `json:"variant"`          // chu, sho, heian
+	Rules   string    `json:"rules"`            // the rules config (rules.Config.String)
+	Start   string    `json:"start"`            // start position, SFEN
+	Moves   []string  `json:"moves"`            // moves in machine notation
+	Values  []float32 `json:"values"`           // root value of each search, for the side to move, in [-1, 1]
+	Visits  []int32   `json:"visits"`           // root visits of each search
+	Full    []bool    `json:"full"`             // whether each move had a full search
+	Result  string    `json:"result"`           // 1-0 (Sente won), 0-1, 1/2-1/2
+	Winner  string    `json:"winner,omitempty"` // sente or gote
+	Reason  string    `json:"reason"`           // why the game ended (rules.Reason text: "resignation", or "max plies" when truncated)
+	Plies   int       `json:"plies"`
+	// Truncated: the self-play ply cap (Config.MaxPlies) stopped the game;
+	// Result is a draw by "max plies" that the rules did not reach, and
+	// EndValue is the final search's root value for Sente, the value
+	// target its samples use instead of the draw.
+	Truncated       bool         `json:"truncated,omitempty"`
+	EndValue        float32      `json:"end_value,omitempty"`
+	Samples         int          `json:"samples"` // training samples written (full searches and the cheap share)
+	ResignAllowed   bool         `json:"resign_allowed"`
+	ResignThreshold float64      `json:"resign_threshold"`       // the game's threshold on the chosen move's value
+	WouldResign     *WouldResign `json:"would_resign,omitempty"` // games without resignation: when a side would have resigned
+	// ResignLow (games without resignation): for Sente and Gote, the lowest
+	// value that side's chosen-move values stayed at or below for
+	// ResignConsecutive searches in a row (1: never that many); see
+	// ResignObservation.
+	ResignLow   *[2]float32 `json:"resign_low,omitempty"`
+	Evaluator   string      `json:"evaluator"` // the network (checkpoint name) or test evaluator
+	Started     time.Time   `json:"started"`
+	Seconds     float64     `json:"seconds"`
+	Simulations int         `json:"simulations"` // playouts of all searches
 }
 
 // WouldResign records the first time, in a game where resigning was
@@ -58,11 +71,18 @@ func otherSide(s string) string {
 
 // Replay rebuilds the game of a record under its rules and checks that
 // every move is legal and the recorded result follows (except for a
-// resignation, which the rules do not know).
+// resignation, which the rules do not know, and a truncated game, which
+// they have not ended).
 func (r *Record) Replay() (*rules.Game, error) {
 	g, err := ReplayMoves(r.Rules, r.Start, r.Moves)
 	if err != nil {
 		return nil, fmt.Errorf("selfplay: game %s: %w", r.ID, err)
+	}
+	if r.Truncated {
+		if g.Result().Over() {
+			return nil, fmt.Errorf("selfplay: game %s: marked truncated, but the replay ends %v", r.ID, g.Result())
+		}
+		return g, nil
 	}
 	if r.Reason != rules.ReasonResign.String() && g.Result().PGN() != r.Result {
 		return nil, fmt.Errorf("selfplay: game %s: replay ends %v, record says %s", r.ID, g.Result(), r.Result)

@@ -2,11 +2,9 @@ package selfplay
 
 import (
 	"context"
-	"fmt"
-	"math/rand/v2"
+	"math"
 	"sync"
 	"sync/atomic"
-	"time"
 
 	"chuzero/encode"
 	"chuzero/mcts"
@@ -23,7 +21,10 @@ type Runner struct {
 	eval  atomic.Pointer[evalRef]
 	next  atomic.Uint64 // next game index
 	stats Stats
-	mu    sync.Mutex // guards stats
+	mu    sync.Mutex // guards stats and calib
+	calib resignCalibrator
+	// threshold holds the live resignation threshold (float64 bits).
+	threshold atomic.Uint64
 
 	// OnGame, if set, is called (from the writer goroutine) for every game
 	// once its files are written.
@@ -41,14 +42,15 @@ type evalRef struct {
 // Stats counts what a runner has done.
 type Stats struct {
 	Games         int64
-	Positions     int64 // samples written
+	Positions     int64 // samples written (full searches and the cheap share)
 	FullSearches  int64
 	Simulations   int64
 	Plies         int64
 	Results       map[string]int64 // by PGN result
 	Reasons       map[string]int64 // by end reason
+	Truncated     int64            // games stopped by the self-play ply cap
 	Resigned      int64
-	ResignChecked int64 // no-resign games in which a side would have resigned
+	ResignChecked int64 // no-resign games in which a side would have resigned (at the game's threshold)
 	ResignFalse   int64 // ... and did not lose
 	Files         int64
 }
@@ -75,7 +77,9 @@ func New(cfg Config, e mcts.Evaluator, name string) (*Runner, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &Runner{cfg: cfg, rules: rs, spec: spec}
+	r := &Runner{cfg: cfg, rules: rs, spec: spec, calib: resignCalibrator{window: cfg.ResignCalibrationGames,
+		minGames: cfg.ResignMinGames, target: cfg.ResignTargetFalsePositive, ceiling: cfg.ResignCeiling}}
+	r.threshold.Store(math.Float64bits(cfg.ResignThreshold))
 	r.stats.Results, r.stats.Reasons = map[string]int64{}, map[string]int64{}
 	r.SetEvaluator(e, name)
 	return r, nil
@@ -84,6 +88,13 @@ func New(cfg Config, e mcts.Evaluator, name string) (*Runner, error) {
 // SetEvaluator makes games that start from now on use e.
 func (r *Runner) SetEvaluator(e mcts.Evaluator, name string) {
 	r.eval.Store(&evalRef{e, name})
+}
+
+// ResignThreshold returns the live resignation threshold, which games
+// starting now use: Config.ResignThreshold until ResignMinGames games
+// without resignation have been written, then the calibrated value.
+func (r *Runner) ResignThreshold() float64 {
+	return math.Float64frombits(r.threshold.Load())
 }
 
 // SetFirstGame sets the index of the next game (to continue a run without
@@ -107,8 +118,9 @@ func (r *Runner) Stats() Stats {
 
 // finished is a game ready to be written.
 type finished struct {
-	rec     *Record
-	samples []encode.Sample
+	rec       *Record
+	samples   []encode.Sample
+	resignObs *[2]ResignObservation // games without resignation: for the calibration
 }
 
 // Run plays games until ctx is done or maxGames have finished (0: no
@@ -158,7 +170,8 @@ func (r *Runner) Run(ctx context.Context, maxGames int) error {
 	return werr
 }
 
-// count adds a written game to the statistics.
+// count adds a written game to the statistics and, for a game without
+// resignation, to the threshold calibration.
 func (r *Runner) count(f finished) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -177,6 +190,14 @@ func (r *Runner) count(f finished) {
 	if f.rec.Reason == rules.ReasonResign.String() {
 		s.Resigned++
 	}
+	if f.rec.Truncated {
+		s.Truncated++
+	}
+	if f.resignObs != nil {
+		if t, ok := r.calib.add(*f.resignObs); ok {
+			r.threshold.Store(math.Float64bits(t))
+		}
+	}
 	if f.rec.WouldResign != nil {
 		s.ResignChecked++
 		if f.rec.FalsePositive() {
@@ -191,93 +212,4 @@ func GameSeed(seed, i uint64) uint64 {
 	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
 	z = (z ^ z>>27) * 0x94d049bb133111eb
 	return z ^ z>>31
-}
-
-// playGame plays game index i to its end.
-func (r *Runner) playGame(ctx context.Context, index uint64) (finished, error) {
-	cfg := &r.cfg
-	ev := r.eval.Load()
-	seed := GameSeed(cfg.Seed, index)
-	rng := rand.New(rand.NewPCG(seed, 0x73656c66))
-	s, err := mcts.New(cfg.Search, ev.e, seed)
-	if err != nil {
-		return finished{}, err
-	}
-	g := rules.NewGame(r.rules.StartPosition())
-	start := g.Position()
-	rec := &Record{ID: fmt.Sprintf("%016x", seed), Index: index, Seed: seed, Variant: cfg.Rules.Variant.String(),
-		Rules: cfg.Rules.String(), Start: start.SFEN(), Evaluator: ev.name, Started: time.Now().UTC(),
-		ResignAllowed: rng.Float64() >= cfg.NoResignFraction}
-	began := time.Now()
-	var samples []encode.Sample
-	var sides []rules.Color
-	var below [2]int
-	result := g.Result()
-	for !result.Over() {
-		full := rng.Float64() < cfg.FullSearchFraction
-		opts := mcts.Options{Simulations: cfg.CheapSimulations}
-		if full {
-			opts = mcts.Options{Simulations: cfg.FullSimulations, Noise: !cfg.Gumbel, Gumbel: cfg.Gumbel}
-		}
-		res, err := s.Run(ctx, g, opts)
-		if err != nil {
-			return finished{}, err
-		}
-		if r.OnMove != nil {
-			r.OnMove(full, res.Simulations)
-		}
-		p := g.Position()
-		side := p.SideToMove()
-		smp := encode.NewSample(g, seed)
-		smp.FullSearch = full
-		smp.RootValue = float32(max(-1, min(1, res.RootValue)))
-		for _, v := range res.Visits {
-			smp.RootVisits += uint32(v)
-		}
-		if full {
-			for i, m := range res.Moves {
-				idx := r.spec.Index(p, m)
-				if idx < 0 {
-					return finished{}, fmt.Errorf("selfplay: move %s has no policy index", p.MoveString(m))
-				}
-				smp.Policy = append(smp.Policy, encode.PolicyEntry{Index: uint32(idx), Prob: res.Policy[i]})
-			}
-		}
-		samples = append(samples, smp)
-		sides = append(sides, side)
-		rec.Values = append(rec.Values, smp.RootValue)
-		rec.Visits = append(rec.Visits, int32(smp.RootVisits))
-		rec.Full = append(rec.Full, full)
-		rec.Simulations += res.Simulations
-		if res.RootValue < cfg.ResignThreshold {
-			below[side]++
-		} else {
-			below[side] = 0
-		}
-		if below[side] >= cfg.ResignConsecutive {
-			if rec.ResignAllowed {
-				result = rules.WinFor(side.Other(), rules.ReasonResign)
-				break
-			}
-			if rec.WouldResign == nil {
-				rec.WouldResign = &WouldResign{Side: side.String(), Ply: g.Len()}
-			}
-		}
-		m := s.Choose(res, g.Len(), full && cfg.Gumbel)
-		rec.Moves = append(rec.Moves, p.MoveString(m))
-		if err := g.Play(m); err != nil {
-			return finished{}, err
-		}
-		result = g.Result()
-	}
-	rec.Plies = g.Len()
-	rec.Result, rec.Reason = result.PGN(), result.Reason.String()
-	if w, ok := result.Winner(); ok {
-		rec.Winner = w.String()
-	}
-	rec.Seconds = time.Since(began).Seconds()
-	for i := range samples {
-		samples[i].Outcome = encode.OutcomeFor(result, sides[i])
-	}
-	return finished{rec: rec, samples: samples}, nil
 }

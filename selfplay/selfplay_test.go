@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sync/atomic"
 	"testing"
 
 	"chuzero/encode"
@@ -59,28 +60,32 @@ func TestShoGamesToTheEnd(t *testing.T) {
 	if len(recs) != 3 {
 		t.Fatalf("%d records, want 3", len(recs))
 	}
-	plies := 0
+	plies, written := 0, 0
 	spec := encode.MustSpec(rules.Sho, encode.DefaultOptions())
 	for _, rec := range recs {
 		g, err := rec.Replay()
 		if err != nil {
 			t.Fatal(err)
 		}
-		if rec.Plies == 0 || rec.Plies > cfg.Rules.MaxPlies || len(rec.Values) != rec.Plies || len(rec.Moves) != rec.Plies {
+		if rec.Plies == 0 || rec.Plies > cfg.MaxPlies || len(rec.Values) != rec.Plies || len(rec.Moves) != rec.Plies {
 			t.Errorf("game %s: %d plies, reason %s", rec.ID, rec.Plies, rec.Reason)
 		}
-		if rec.Reason != rules.ReasonResign.String() && !g.Result().Over() {
+		if rec.Reason != rules.ReasonResign.String() && !rec.Truncated && !g.Result().Over() {
 			t.Errorf("game %s did not end", rec.ID)
 		}
 		plies += rec.Plies
+		written += rec.Samples
 	}
-	if len(samples) != plies {
-		t.Errorf("%d samples for %d plies", len(samples), plies)
+	if len(samples) != written || written >= plies {
+		t.Errorf("%d samples, records say %d, for %d plies", len(samples), written, plies)
 	}
 	full := 0
 	for i := range samples {
 		if err := samples[i].Validate(spec); err != nil {
 			t.Fatal(err)
+		}
+		if samples[i].Aux == nil {
+			t.Fatalf("sample %d has no auxiliary targets", i)
 		}
 		if samples[i].FullSearch {
 			full++
@@ -99,14 +104,63 @@ func TestShoGamesToTheEnd(t *testing.T) {
 		t.Errorf("%d of %d samples had full searches; want a mix", full, len(samples))
 	}
 	st := r.Stats()
-	if st.Games != 3 || st.Positions != int64(plies) || st.Files < 2 {
+	if st.Games != 3 || st.Positions != int64(written) || st.Plies != int64(plies) || st.Files < 2 {
 		t.Errorf("stats %+v", st)
+	}
+}
+
+// TestSampleWritingRule: every full search is written, and a cheap search
+// only at the CheapSampleFraction share (none at 0, all at 1); the records
+// keep every ply.
+func TestSampleWritingRule(t *testing.T) {
+	for _, frac := range []float64{0, 0.3, 1} {
+		cfg := testConfig(t, rules.Sho)
+		cfg.CheapSampleFraction = frac
+		cfg.MaxPlies = 60
+		r, _ := New(cfg, mcts.Random{Seed: 2}, "random")
+		if err := r.Run(context.Background(), 2); err != nil {
+			t.Fatal(err)
+		}
+		samples, recs := readRun(t, cfg.Dir)
+		byGame := map[uint64]map[uint32]*encode.Sample{}
+		for i := range samples {
+			s := &samples[i]
+			if byGame[s.GameID] == nil {
+				byGame[s.GameID] = map[uint32]*encode.Sample{}
+			}
+			byGame[s.GameID][s.Ply] = s
+		}
+		cheap, cheapWritten := 0, 0
+		for _, rec := range recs {
+			if len(rec.Full) != len(rec.Values) || len(rec.Full) < rec.Plies {
+				t.Fatalf("record of %d plies has %d searches", rec.Plies, len(rec.Full))
+			}
+			for ply, full := range rec.Full {
+				s, ok := byGame[rec.Seed][uint32(ply)]
+				switch {
+				case full && (!ok || !s.FullSearch):
+					t.Errorf("fraction %v, game %s ply %d: full search not written as one", frac, rec.ID, ply)
+				case !full:
+					cheap++
+					if ok {
+						cheapWritten++
+						if s.FullSearch || len(s.Policy) != 0 {
+							t.Errorf("cheap sample with a policy target")
+						}
+					}
+				}
+			}
+		}
+		share := float64(cheapWritten) / float64(max(cheap, 1))
+		if (frac == 0 && cheapWritten != 0) || (frac == 1 && cheapWritten != cheap) || (frac == 0.3 && (share < 0.15 || share > 0.45)) {
+			t.Errorf("fraction %v: %d of %d cheap searches written", frac, cheapWritten, cheap)
+		}
 	}
 }
 
 func TestChuGameCapped(t *testing.T) {
 	cfg := testConfig(t, rules.Chu)
-	cfg.Rules.MaxPlies = 40
+	cfg.Rules.MaxPlies = 40 // below the self-play cap: the rules end the game
 	cfg.Games = 1
 	r, err := New(cfg, mcts.NewCache(mcts.Uniform{}, 10000), "uniform")
 	if err != nil {
@@ -116,7 +170,7 @@ func TestChuGameCapped(t *testing.T) {
 		t.Fatal(err)
 	}
 	samples, recs := readRun(t, cfg.Dir)
-	if len(recs) != 1 || recs[0].Plies > 40 || len(samples) != recs[0].Plies {
+	if len(recs) != 1 || recs[0].Plies > 40 || len(samples) != recs[0].Samples || recs[0].Truncated {
 		t.Fatalf("records %+v, %d samples", recs, len(samples))
 	}
 	g, err := recs[0].Replay()
@@ -129,9 +183,50 @@ func TestChuGameCapped(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if want := encode.OutcomeFor(res, pos.SideToMove()); s.Outcome != want {
-			t.Errorf("sample %d: outcome %v, want %v (game %v)", i, s.Outcome, want, res)
+		if want := encode.OutcomeFor(res, pos.SideToMove()); s.Outcome != want || s.Truncated {
+			t.Errorf("sample %d: outcome %v truncated %v, want %v (game %v)", i, s.Outcome, s.Truncated, want, res)
 		}
+	}
+}
+
+// TestTruncatedGame: a game stopped by the self-play cap is a draw by
+// "max plies" marked truncated in its record, its samples are truncated
+// draws whose end value is the final search's root value for their side.
+func TestTruncatedGame(t *testing.T) {
+	cfg := testConfig(t, rules.Sho)
+	cfg.Games = 1
+	cfg.MaxPlies = 15
+	cfg.NoResignFraction = 1
+	cfg.CheapSampleFraction = 1
+	r, _ := New(cfg, senteWins{}, "biased")
+	if err := r.Run(context.Background(), 1); err != nil {
+		t.Fatal(err)
+	}
+	samples, recs := readRun(t, cfg.Dir)
+	rec := recs[0]
+	last := rec.Values[len(rec.Values)-1] // ply 14: Sente's search
+	if !rec.Truncated || rec.Plies != 15 || rec.Result != "1/2-1/2" || rec.Reason != "max plies" || rec.Winner != "" ||
+		rec.EndValue != last || last < 0.9 {
+		t.Fatalf("record: truncated %v, %d plies, %s (%s), winner %q, end value %v (last value %v)",
+			rec.Truncated, rec.Plies, rec.Result, rec.Reason, rec.Winner, rec.EndValue, last)
+	}
+	if _, err := rec.Replay(); err != nil {
+		t.Error(err)
+	}
+	if len(samples) != 15 {
+		t.Fatalf("%d samples, want 15", len(samples))
+	}
+	for i, s := range samples {
+		want := last
+		if i%2 == 1 {
+			want = -last
+		}
+		if !s.Truncated || s.Outcome != encode.Draw || s.EndValue != want {
+			t.Errorf("sample %d: truncated %v outcome %v end value %v, want a draw with %v", i, s.Truncated, s.Outcome, s.EndValue, want)
+		}
+	}
+	if st := r.Stats(); st.Truncated != 1 || st.Reasons["max plies"] != 1 {
+		t.Errorf("stats %+v", st)
 	}
 }
 
@@ -226,10 +321,9 @@ func TestStopDiscardsGamesInFlight(t *testing.T) {
 	cfg.Games = 2
 	r, _ := New(cfg, mcts.Uniform{}, "uniform")
 	ctx, cancel := context.WithCancel(context.Background())
-	moves := 0
+	var moves atomic.Int64 // OnMove runs on every game's goroutine
 	r.OnMove = func(bool, int) {
-		moves++
-		if moves == 30 {
+		if moves.Add(1) == 30 {
 			cancel()
 		}
 	}

@@ -1,0 +1,169 @@
+package selfplay
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"time"
+
+	"chuzero/encode"
+	"chuzero/mcts"
+	"chuzero/rules"
+)
+
+// game is one self-play game in progress, owned by one goroutine.
+type game struct {
+	r         *Runner
+	cfg       *Config
+	seed      uint64
+	rng       *rand.Rand
+	search    *mcts.Search
+	g         *rules.Game
+	rec       *Record
+	samples   []encode.Sample // written positions only
+	tr        *trace
+	resign    *resignTracker
+	threshold float64 // this game's resignation threshold
+}
+
+// playGame plays game index i to its end.
+func (r *Runner) playGame(ctx context.Context, index uint64) (finished, error) {
+	cfg := &r.cfg
+	ev := r.eval.Load()
+	seed := GameSeed(cfg.Seed, index)
+	rng := rand.New(rand.NewPCG(seed, 0x73656c66))
+	s, err := mcts.New(cfg.Search, ev.e, seed)
+	if err != nil {
+		return finished{}, err
+	}
+	gm := &game{r: r, cfg: cfg, seed: seed, rng: rng, search: s, g: rules.NewGame(r.rules.StartPosition()),
+		tr: newTrace(r.rules), resign: newResignTracker(cfg.ResignConsecutive), threshold: r.ResignThreshold()}
+	gm.rec = &Record{ID: fmt.Sprintf("%016x", seed), Index: index, Seed: seed, Variant: cfg.Rules.Variant.String(),
+		Rules: cfg.Rules.String(), Start: gm.g.Position().SFEN(), Evaluator: ev.name, Started: time.Now().UTC(),
+		ResignAllowed: rng.Float64() >= cfg.NoResignFraction, ResignThreshold: gm.threshold}
+	began := time.Now()
+	end, err := gm.play(ctx)
+	if err != nil {
+		return finished{}, err
+	}
+	gm.rec.Seconds = time.Since(began).Seconds()
+	return gm.finish(end), nil
+}
+
+// play searches and plays moves until the game ends, a side resigns or
+// the self-play cap stops it.
+func (gm *game) play(ctx context.Context) (*gameEnd, error) {
+	plyCap := gm.cfg.plyCap()
+	for {
+		p := gm.g.Position()
+		gm.tr.position(p)
+		if res := gm.g.Result(); res.Over() {
+			return &gameEnd{result: res, final: p}, nil
+		}
+		if gm.g.Len() >= plyCap {
+			last := gm.tr.plies[len(gm.tr.plies)-1]
+			return &gameEnd{result: rules.Result{Outcome: rules.Draw, Reason: rules.ReasonMaxPlies}, truncated: true,
+				endValue: float64(last.value), endSide: last.side, final: p}, nil
+		}
+		res, full, err := gm.move(ctx)
+		if err != nil {
+			return nil, err
+		}
+		side := p.SideToMove()
+		m := gm.search.Choose(res, gm.g.Len(), full && gm.cfg.Gumbel)
+		if gm.resigns(side, valueOf(res, m)) {
+			return &gameEnd{result: rules.WinFor(side.Other(), rules.ReasonResign), final: p}, nil
+		}
+		gm.rec.Moves = append(gm.rec.Moves, p.MoveString(m))
+		if err := gm.g.Play(m); err != nil {
+			return nil, err
+		}
+	}
+}
+
+// move searches the current position and records the search: in the
+// record, the trace, and as a sample if the position is written (every
+// full search, a CheapSampleFraction share of the cheap ones).
+func (gm *game) move(ctx context.Context) (*mcts.Result, bool, error) {
+	cfg := gm.cfg
+	full := gm.rng.Float64() < cfg.FullSearchFraction
+	write := full || gm.rng.Float64() < cfg.CheapSampleFraction
+	opts := mcts.Options{Simulations: cfg.CheapSimulations}
+	if full {
+		opts = mcts.Options{Simulations: cfg.FullSimulations, Noise: !cfg.Gumbel, Gumbel: cfg.Gumbel}
+	}
+	res, err := gm.search.Run(ctx, gm.g, opts)
+	if err != nil {
+		return nil, false, err
+	}
+	if gm.r.OnMove != nil {
+		gm.r.OnMove(full, res.Simulations)
+	}
+	p := gm.g.Position()
+	pl := plyTrace{side: p.SideToMove(), value: float32(max(-1, min(1, res.RootValue))), sample: -1}
+	var visits uint32
+	for _, v := range res.Visits {
+		visits += uint32(v)
+	}
+	if full {
+		for i, m := range res.Moves {
+			idx := gm.r.spec.Index(p, m)
+			if idx < 0 {
+				return nil, false, fmt.Errorf("selfplay: move %s has no policy index", p.MoveString(m))
+			}
+			pl.policy = append(pl.policy, encode.PolicyEntry{Index: uint32(idx), Prob: res.Policy[i]})
+		}
+	}
+	if write {
+		smp := encode.NewSample(gm.g, gm.seed)
+		smp.FullSearch, smp.RootValue, smp.RootVisits, smp.Policy = full, pl.value, visits, pl.policy
+		pl.sample = len(gm.samples)
+		gm.samples = append(gm.samples, smp)
+	}
+	gm.tr.plies = append(gm.tr.plies, pl)
+	rec := gm.rec
+	rec.Values = append(rec.Values, pl.value)
+	rec.Visits = append(rec.Visits, int32(visits))
+	rec.Full = append(rec.Full, full)
+	rec.Simulations += res.Simulations
+	return res, full, nil
+}
+
+// resigns tracks side's chosen-move value q and reports whether the side
+// resigns now; in a game where nobody may, it notes the first time a side
+// would have.
+func (gm *game) resigns(side rules.Color, q float64) bool {
+	if gm.resign.add(side, q) >= gm.threshold {
+		return false
+	}
+	if gm.rec.ResignAllowed {
+		return true
+	}
+	if gm.rec.WouldResign == nil {
+		gm.rec.WouldResign = &WouldResign{Side: side.String(), Ply: gm.g.Len()}
+	}
+	return false
+}
+
+// finish labels the samples and completes the record.
+func (gm *game) finish(end *gameEnd) finished {
+	gm.tr.finish(gm.samples, end)
+	rec := gm.rec
+	rec.Plies = gm.g.Len()
+	rec.Samples = len(gm.samples)
+	rec.Result, rec.Reason = end.result.PGN(), end.result.Reason.String()
+	if w, ok := end.result.Winner(); ok {
+		rec.Winner = w.String()
+	}
+	if end.truncated {
+		rec.Truncated = true
+		rec.EndValue = float32(end.valueFor(rules.Sente))
+	}
+	f := finished{rec: rec, samples: gm.samples}
+	if !rec.ResignAllowed {
+		obs := gm.resign.observations(end.result)
+		rec.ResignLow = &[2]float32{float32(obs[rules.Sente].Low), float32(obs[rules.Gote].Low)}
+		f.resignObs = &obs
+	}
+	return f
+}
