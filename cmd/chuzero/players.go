@@ -24,6 +24,7 @@ const playerSpecHelp = `Players (two or more):
                       a checkpoint of the run (-run) or a checkpoint file
   uniform             tree search with uniform priors (no network)
   random, greedy      uniform random moves; one-ply material greed
+  ab                  alpha-beta on material (default depth=2; Sho/Heian anchors)
   hachu               Debian's HaChu (XBoard engine; same as xboard:hachu)
   xboard:CMD ARGS     any XBoard (CECP) engine, by its command line
 Each may be followed by options, comma-separated:
@@ -31,12 +32,13 @@ Each may be followed by options, comma-separated:
   sims=N, time=D      search budget of a checkpoint or uniform (default -sims/-movetime)
   gumbel              Gumbel root search instead of PUCT
   depth=N, time=D     an engine's depth ("sd") and time per move ("st")
+  depth=N, time=D, nodes=N   ab: plies (1-64), time per move, node cap per move
   memory=MB, timeout=D, opt:NAME=VALUE   engine hash, move timeout, engine option
 Example: chuzero arena -games 20 latest,sims=200 hachu,depth=2`
 
 // playerSpec is a parsed player argument.
 type playerSpec struct {
-	kind   string // checkpoint, uniform, random, greedy, xboard
+	kind   string // checkpoint, uniform, random, greedy, ab, xboard
 	ref    string // checkpoint reference, or the engine command line
 	name   string
 	budget arena.Budget
@@ -45,6 +47,7 @@ type playerSpec struct {
 	memory int
 	mtime  time.Duration
 	tmout  time.Duration
+	nodes  int64 // ab's node cap
 	opts   map[string]string
 }
 
@@ -55,7 +58,7 @@ func parsePlayer(s string, def arena.Budget) (playerSpec, error) {
 	switch {
 	case p.ref == "":
 		return p, fmt.Errorf("player %q: empty", s)
-	case p.ref == "uniform" || p.ref == "random" || p.ref == "greedy":
+	case p.ref == "uniform" || p.ref == "random" || p.ref == "greedy" || p.ref == "ab":
 		p.kind = p.ref
 	case p.ref == "hachu":
 		p.kind, p.ref = "xboard", "hachu"
@@ -72,6 +75,8 @@ func parsePlayer(s string, def arena.Budget) (playerSpec, error) {
 		k, v, _ := strings.Cut(strings.TrimSpace(o), "=")
 		var err error
 		switch {
+		case p.kind == "ab" && !abOptions[k]:
+			err = errors.New("not an option of ab (name, depth, time, nodes)")
 		case k == "name" && v != "":
 			p.name = v
 		case k == "sims":
@@ -98,6 +103,14 @@ func parsePlayer(s string, def arena.Budget) (playerSpec, error) {
 			p.gumbel = true
 		case k == "depth":
 			p.depth, err = strconv.Atoi(v)
+			if err == nil && p.kind == "ab" && p.depth < 1 {
+				err = errors.New("must be at least 1")
+			}
+		case k == "nodes" && p.kind == "ab":
+			p.nodes, err = strconv.ParseInt(v, 10, 64)
+			if err == nil && p.nodes < 1 {
+				err = errors.New("must be at least 1")
+			}
 		case k == "memory":
 			p.memory, err = strconv.Atoi(v)
 		case k == "timeout":
@@ -116,7 +129,25 @@ func parsePlayer(s string, def arena.Budget) (playerSpec, error) {
 	if p.kind == "xboard" && (p.budget != def && !budgetSet) {
 		p.budget = def
 	}
+	if p.kind == "ab" {
+		if err := p.alphaBeta().Validate(); err != nil {
+			return p, fmt.Errorf("player %q: %v", s, err)
+		}
+	}
 	return p, nil
+}
+
+// abOptions are the options an ab player takes.
+var abOptions = map[string]bool{"name": true, "depth": true, "time": true, "nodes": true}
+
+// alphaBeta is the arena player of an ab spec: depth 2 unless a depth,
+// time or node cap is given.
+func (p playerSpec) alphaBeta() arena.AlphaBeta {
+	a := arena.AlphaBeta{Label: p.name, Depth: p.depth, Time: p.mtime, Nodes: p.nodes}
+	if a.Depth == 0 && a.Time == 0 && a.Nodes == 0 {
+		a.Depth = 2
+	}
+	return a
 }
 
 // label is the player's default name: "hachu-d2", "step-000001000",
@@ -128,6 +159,8 @@ func (p playerSpec) label(ckptName string) string {
 	switch p.kind {
 	case "random", "greedy":
 		return p.kind
+	case "ab":
+		return p.alphaBeta().Name()
 	case "uniform":
 		return "uniform-" + budgetLabel(p.budget)
 	case "xboard":
@@ -219,6 +252,8 @@ func (n *networks) entrant(p playerSpec, engineLog *os.File) (arena.Entrant, err
 		return arena.Random{}, nil
 	case "greedy":
 		return arena.Greedy{}, nil
+	case "ab":
+		return p.alphaBeta(), nil
 	case "uniform":
 		s := arena.NewSearcher(p.label(""), mcts.Uniform{}, p.budget)
 		s.Gumbel = p.gumbel
