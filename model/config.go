@@ -22,14 +22,20 @@ type Config struct {
 	PolicyFilters   int `json:"policy_filters"` // hidden channels of the policy head
 	ValueFilters    int `json:"value_filters"`  // channels of the value head's 1x1 convolution
 	ValueHidden     int `json:"value_hidden"`   // width of the value head's dense layer
+	// AuxHeads adds the auxiliary training heads (aux.go): the opponent's
+	// reply policy, material, ownership and short-term values. They are
+	// trained only; inference (Net) never computes them. A checkpoint
+	// whose config lacks the key predates them: it loads with the heads
+	// on and freshly initialised (WeightsFromCheckpoint).
+	AuxHeads bool `json:"aux_heads"`
 }
 
 // Presets are the named architectures.
 var Presets = map[string]Config{
-	"tiny":   {Blocks: 2, Filters: 16, GlobalPoolEvery: 2, PolicyFilters: 16, ValueFilters: 8, ValueHidden: 16},
-	"small":  {Blocks: 6, Filters: 64, GlobalPoolEvery: 3, PolicyFilters: 64, ValueFilters: 32, ValueHidden: 64},
-	"medium": {Blocks: 10, Filters: 128, GlobalPoolEvery: 3, PolicyFilters: 128, ValueFilters: 32, ValueHidden: 128},
-	"large":  {Blocks: 15, Filters: 192, GlobalPoolEvery: 3, PolicyFilters: 192, ValueFilters: 64, ValueHidden: 256},
+	"tiny":   {Blocks: 2, Filters: 16, GlobalPoolEvery: 2, PolicyFilters: 16, ValueFilters: 8, ValueHidden: 16, AuxHeads: true},
+	"small":  {Blocks: 6, Filters: 64, GlobalPoolEvery: 3, PolicyFilters: 64, ValueFilters: 32, ValueHidden: 64, AuxHeads: true},
+	"medium": {Blocks: 10, Filters: 128, GlobalPoolEvery: 3, PolicyFilters: 128, ValueFilters: 32, ValueHidden: 128, AuxHeads: true},
+	"large":  {Blocks: 15, Filters: 192, GlobalPoolEvery: 3, PolicyFilters: 192, ValueFilters: 64, ValueHidden: 256, AuxHeads: true},
 }
 
 // PresetNames lists the presets from small to large.
@@ -82,7 +88,8 @@ func (c Config) String() string { return fmt.Sprintf("%dx%d", c.Blocks, c.Filter
 
 // ForwardFLOPs returns the floating-point operations of one position's
 // forward pass (2 per multiply-add, convolutions and dense layers; the
-// normalisation and activations are not counted).
+// normalisation and activations are not counted) at inference, which
+// skips the auxiliary heads.
 func (c Config) ForwardFLOPs(s *encode.Spec) float64 {
 	hw := float64(s.Height * s.Width)
 	f := float64(c.Filters)

@@ -44,7 +44,10 @@ func (w *Weights) Checkpoint(meta checkpoints.Meta) (*checkpoints.Checkpoint, er
 
 // WeightsFromCheckpoint rebuilds the weights of a checkpoint. It refuses,
 // with an error wrapping checkpoints.ErrMismatch, a checkpoint of another
-// encode version, a missing, unexpected or misshapen tensor.
+// encode version, a missing, unexpected or misshapen tensor. A checkpoint
+// from before the auxiliary heads (its model config lacks aux_heads)
+// loads with them on: their tensors, missing from it, are freshly
+// initialised from a fixed seed (the same network on every load).
 func WeightsFromCheckpoint(c *checkpoints.Checkpoint) (*Weights, error) {
 	var info encode.Info
 	if err := json.Unmarshal(c.Meta.Encode, &info); err != nil {
@@ -67,7 +70,7 @@ func WeightsFromCheckpoint(c *checkpoints.Checkpoint) (*Weights, error) {
 	if err := spec.Check(info); err != nil {
 		return nil, fmt.Errorf("model: %w: %v", checkpoints.ErrMismatch, err)
 	}
-	var cfg Config
+	cfg := Config{AuxHeads: true} // the default of a config written before the key existed
 	if err := json.Unmarshal(c.Meta.Model, &cfg); err != nil {
 		return nil, fmt.Errorf("model: checkpoint has no readable model config: %w", err)
 	}
@@ -93,13 +96,31 @@ func WeightsFromCheckpoint(c *checkpoints.Checkpoint) (*Weights, error) {
 		found++
 	}
 	if found != len(w.Tensors) {
-		for _, t := range w.Tensors {
-			if c.Get(t.Name) == nil {
-				return nil, fmt.Errorf("model: %w: tensor %q missing", checkpoints.ErrMismatch, t.Name)
-			}
-		}
+		return w, freshAux(w, c)
 	}
 	return w, nil
+}
+
+// freshAux initialises the auxiliary tensors of w that c lacks, as
+// NewWeights would from auxSeed, and reports any other missing tensor.
+func freshAux(w *Weights, c *checkpoints.Checkpoint) error {
+	var fresh *Weights
+	for _, t := range w.Tensors {
+		if c.Get(t.Name) != nil {
+			continue
+		}
+		if !isAuxTensor(t.Name) {
+			return fmt.Errorf("model: %w: tensor %q missing", checkpoints.ErrMismatch, t.Name)
+		}
+		if fresh == nil {
+			var err error
+			if fresh, err = NewWeights(w.Config, w.Spec, auxSeed); err != nil {
+				return err
+			}
+		}
+		copy(t.Data, fresh.must(t.Name))
+	}
+	return nil
 }
 
 func sameShape(a, b []int) bool {
@@ -156,7 +177,8 @@ func (t *Trainer) SaveOptimizer(c *checkpoints.Checkpoint) error {
 
 // LoadOptimizer restores the optimizer state saved by SaveOptimizer. A
 // checkpoint without one (or of another optimizer kind) leaves a fresh
-// optimizer and reports false.
+// optimizer and reports false. Tensors the checkpoint lacks (auxiliary
+// heads added on load) keep fresh state.
 func (t *Trainer) LoadOptimizer(c *checkpoints.Checkpoint) (bool, error) {
 	if len(c.Meta.Optimizer) == 0 {
 		return false, nil
@@ -169,7 +191,7 @@ func (t *Trainer) LoadOptimizer(c *checkpoints.Checkpoint) (bool, error) {
 		return false, nil
 	}
 	for _, tt := range t.W.Tensors {
-		if !tt.Role.Trained() {
+		if !tt.Role.Trained() || c.Get(tt.Name) == nil {
 			continue
 		}
 		parts := []struct {

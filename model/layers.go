@@ -240,6 +240,7 @@ type policyHead struct {
 	dpass, dpooled          []float32
 	dc, dh, dx              []float32
 	dwc, dwo, dbo, dwp, dbp []float32
+	auxDh                   []float32 // gradient of h from the auxiliary heads (nil: none this step)
 }
 
 func newPolicyHead(w *Weights, n, h, wd int, momentum float32, sink gradSink) *policyHead {
@@ -315,6 +316,9 @@ func (l *policyHead) node(trunk *G.Node, params []*G.Node) (*G.Node, error) {
 					}
 				}
 			}
+			if l.auxDh != nil {
+				addInto(l.dh, l.auxDh)
+			}
 			l.bn.backward(l.c, data(v[2]), l.h, l.dh, l.dc, l.p.dgamma, l.p.dbeta, nil, true)
 			l.conv.backward(data(v[0]), data(v[1]), l.dc, l.dx, l.dwc, l.n)
 			return nil
@@ -348,6 +352,7 @@ type valueHead struct {
 	dx                  []float32
 	dwc, dw1, db1, dw2  []float32
 	db2                 []float32
+	auxDa, auxDhid      []float32 // gradients of a and hid from the auxiliary heads (nil: none this step)
 }
 
 func newValueHead(w *Weights, n, h, wd int, momentum float32, sink gradSink) *valueHead {
@@ -397,8 +402,14 @@ func (l *valueHead) node(trunk *G.Node, params []*G.Node) (*G.Node, error) {
 		return backward("value", deps, func(v []G.Value) error {
 			dy := data(v[len(inputs)]) // not modified: the last layer has no ReLU
 			denseBackward(l.hid, data(v[6]), l.wdl, dy, l.dh, l.dw2, l.db2, l.n, l.vh, 3, false)
+			if l.auxDhid != nil {
+				addInto(l.dh, l.auxDhid)
+			}
 			denseBackward(l.pooled, data(v[4]), l.hid, l.dh, l.dpooled, l.dw1, l.db1, l.n, 2*l.vf, l.vh, true)
 			meanMaxPoolBackward(l.dpooled, l.da, l.argmax, l.n, l.hw, l.vf)
+			if l.auxDa != nil {
+				addInto(l.da, l.auxDa)
+			}
 			l.bn.backward(l.c, data(v[2]), l.a, l.da, l.dc, l.p.dgamma, l.p.dbeta, nil, true)
 			l.conv.backward(data(v[0]), data(v[1]), l.dc, l.dx, l.dwc, l.n)
 			return nil
@@ -416,8 +427,9 @@ func (l *valueHead) node(trunk *G.Node, params []*G.Node) (*G.Node, error) {
 //	value:  cross-entropy between the game outcome (win/draw/loss) and the
 //	        softmax of the value logits, averaged over the batch.
 //
-// Targets are set before each step with setTargets (they are constants,
-// not graph values).
+// Targets are set before each step (they are constants, not graph
+// values). With auxiliary heads, aux adds their weighted losses; their
+// tensors are further inputs of the loss op.
 type lossLayer struct {
 	n, hw, planes int
 	head          *policyHead
@@ -429,6 +441,7 @@ type lossLayer struct {
 	valueLoss     float64
 	dlogits, dwdl []float32
 	scratch       []float64
+	aux           *auxLayer // nil without auxiliary heads
 }
 
 func newLossLayer(head *policyHead, n, hw, planes int, policyWeight float32) *lossLayer {
@@ -446,26 +459,48 @@ func (l *lossLayer) offset(b int, idx int32) int {
 	return (b*l.hw+sq)*l.planes + plane
 }
 
-func (l *lossLayer) node(logits, wdl *G.Node) (*G.Node, error) {
-	op := newFnOp("loss", []int{2, 2}, nil, []bool{true, true})
+// node builds the loss op; aux are the auxiliary heads' tensor nodes
+// (empty without them).
+func (l *lossLayer) node(logits, wdl *G.Node, aux G.Nodes) (*G.Node, error) {
+	in, diff := []int{2, 2}, []bool{true, true}
+	grads, isParam := []*[]float32{&l.dlogits, &l.dwdl}, []bool{false, false}
+	if l.aux != nil {
+		for i, g := range l.aux.grads() {
+			in, diff = append(in, dims(aux[i])), append(diff, true)
+			grads, isParam = append(grads, g), append(isParam, true)
+		}
+	}
+	op := newFnOp("loss", in, nil, diff)
 	op.do = func(v []G.Value) (G.Value, error) {
 		lg, wd := data(v[0]), data(v[1])
 		if err := l.forward(lg, wd); err != nil {
 			return nil, err
 		}
-		return G.NewF32(float32(float64(l.policyWeight)*l.policyLoss + l.valueLoss)), nil
+		cost := float64(l.policyWeight)*l.policyLoss + l.valueLoss
+		if l.aux != nil {
+			a, err := l.aux.forward()
+			if err != nil {
+				return nil, err
+			}
+			cost += a
+		}
+		return G.NewF32(float32(cost)), nil
 	}
 	op.sym = func(inputs G.Nodes, output, grad *G.Node) (G.Nodes, error) {
-		return backward("loss", G.Nodes{inputs[0], inputs[1], grad}, func(v []G.Value) error {
+		deps := append(append(G.Nodes{}, inputs...), grad)
+		return backward("loss", deps, func(v []G.Value) error {
 			scale := float32(1)
-			if s, ok := v[2].(*G.F32); ok {
+			if s, ok := v[len(inputs)].(*G.F32); ok {
 				scale = float32(*s)
 			}
 			l.backward(data(v[0]), data(v[1]), scale)
+			if l.aux != nil {
+				l.aux.backward(scale)
+			}
 			return nil
-		}, inputs, []*[]float32{&l.dlogits, &l.dwdl}, []bool{false, false})
+		}, inputs, grads, isParam)
 	}
-	return G.ApplyOp(op, logits, wdl)
+	return G.ApplyOp(op, append(G.Nodes{logits, wdl}, aux...)...)
 }
 
 // logit returns the logit of policy index idx for sample b.

@@ -86,6 +86,9 @@ func layout(c Config, s *encode.Spec) []*Tensor {
 	add("value/fc1/b", RoleBias, c.ValueHidden)
 	add("value/fc2/w", RoleWeight, c.ValueHidden, 3)
 	add("value/fc2/b", RoleBias, 3)
+	if c.AuxHeads { // last, so the other tensors initialise as without them
+		addAuxLayout(add, c, s)
+	}
 	for _, t := range ts {
 		n := 1
 		for _, d := range t.Shape {
@@ -115,7 +118,7 @@ func NewWeights(c Config, s *encode.Spec, seed uint64) (*Weights, error) {
 				fanIn *= d
 			}
 			std := math.Sqrt(2 / float64(fanIn))
-			if t.Name == "policy/out/w" || t.Name == "value/fc2/w" || t.Name == "policy/pass/w" {
+			if t.Name == "policy/out/w" || t.Name == "value/fc2/w" || t.Name == "policy/pass/w" || isAuxTensor(t.Name) {
 				std *= 0.1
 			}
 			for i := range t.Data {

@@ -9,14 +9,16 @@ import (
 
 // RandomBatch returns a training batch of n positions from seeded random
 // games of the spec's variant (default rules), with random policy targets
-// over their legal moves and random outcomes: input for benchmarks and
-// tests that need realistic shapes rather than meaningful targets.
+// over their legal moves, random outcomes and random auxiliary targets
+// (appendRandomAux): input for benchmarks and tests that need realistic
+// shapes rather than meaningful targets.
 func RandomBatch(spec *encode.Spec, n int, seed uint64) (*Batch, error) {
 	r, err := rules.New(rules.DefaultConfig(spec.Variant))
 	if err != nil {
 		return nil, err
 	}
 	rng := rand.New(rand.NewPCG(seed, 1))
+	auxRNG := rand.New(rand.NewPCG(seed, 2)) // its own stream: the other targets are as without it
 	b := &Batch{N: n, Planes: make([]float32, n*spec.PlaneSize())}
 	g := rules.NewGame(r.StartPosition())
 	var hist [encode.MaxHistory]rules.Move
@@ -50,6 +52,9 @@ func RandomBatch(spec *encode.Spec, n int, seed uint64) (*Batch, error) {
 		var wdl [3]float32
 		wdl[rng.IntN(3)] = 1
 		b.Legal, b.Policy, b.WDL = append(b.Legal, legal), append(b.Policy, probs), append(b.WDL, wdl)
+		if err := appendRandomAux(b, spec, g, auxRNG); err != nil {
+			return nil, err
+		}
 	}
 	return b, nil
 }

@@ -23,16 +23,40 @@ import (
 // global pooling is Mean of a reshape (GlobalAveragePool2D has no
 // gradient); weights are initialised in Go (HeN panics for float32).
 type Reference struct {
-	batch  int
-	g      *G.ExprGraph
-	x      *G.Node
-	input  *tensor.Dense
-	logits *G.Node
-	pass   *G.Node
-	wdl    *G.Node
-	vm     G.VM
-	outs   [3]G.Value
+	batch int
+	g     *G.ExprGraph
+	x     *G.Node
+	input *tensor.Dense
+	vm    G.VM
+	outs  [numRefOutputs]G.Value
 }
+
+// Outputs are the reference network's outputs for a batch; the
+// auxiliary ones are nil without Config.AuxHeads, the pass logits nil
+// in variants without a pass.
+type Outputs struct {
+	Logits      []float32 // batch x planes*H*W, policy-index layout
+	Pass        []float32 // batch
+	WDL         []float32 // batch x 3: win/draw/loss logits
+	ReplyLogits []float32 // batch x planes*H*W: the opponent's reply, policy-index layout
+	ReplyPass   []float32 // batch
+	Material    []float32 // batch x 2: tanh, material at the end and AuxAheadPlies ahead
+	ShortValue  []float32 // batch x 3: tanh, short-term values
+	Ownership   []float32 // batch x H*W: tanh, network frame
+}
+
+// The Reference's outputs, in Outputs' field order.
+const (
+	refLogits = iota
+	refPass
+	refWDL
+	refReply
+	refReplyPass
+	refMaterial
+	refShort
+	refOwn
+	numRefOutputs
+)
 
 // NewReference builds the reference graph of w for batch positions.
 func NewReference(w *Weights, batch int) (*Reference, error) {
@@ -149,45 +173,69 @@ func (r *Reference) build(w *Weights) error {
 		y = b.bn(b.conv(y, p+"/conv2/w"), p+"/bn2", false)
 		x = b.ok(G.Rectify(b.ok(G.Add(x, y))))
 	}
+	var outs [numRefOutputs]*G.Node
 	ph := b.bn(b.conv(x, "policy/conv/w"), "policy/bn", true)
-	lg := b.conv(ph, "policy/out/w")
-	planes := s.PolicyPlanes()
-	lb := b.constant("policy/out/b", tensor.Shape{1, planes, 1, 1}, w.must("policy/out/b"))
-	lg = b.ok(G.BroadcastAdd(lg, lb, nil, []byte{0, 2, 3}))
-	r.logits = b.ok(G.Reshape(lg, tensor.Shape{n, planes * h * wd}))
+	outs[refLogits] = b.planeOutput(ph, "policy/out/w", "policy/out/b")
 	if w.Get("policy/pass/w") != nil {
-		r.pass = b.denseLayer(b.pool(ph, false), "policy/pass/w", "policy/pass/b")
+		outs[refPass] = b.denseLayer(b.pool(ph, false), "policy/pass/w", "policy/pass/b")
 	}
-	v := b.bn(b.conv(x, "value/conv/w"), "value/bn", true)
-	v = b.ok(G.Rectify(b.denseLayer(b.pool(v, true), "value/fc1/w", "value/fc1/b")))
-	r.wdl = b.denseLayer(v, "value/fc2/w", "value/fc2/b")
+	va := b.bn(b.conv(x, "value/conv/w"), "value/bn", true)
+	vh := b.ok(G.Rectify(b.denseLayer(b.pool(va, true), "value/fc1/w", "value/fc1/b")))
+	outs[refWDL] = b.denseLayer(vh, "value/fc2/w", "value/fc2/b")
+	if w.Config.AuxHeads {
+		outs[refReply] = b.planeOutput(ph, "policy/reply/w", "policy/reply/b")
+		if w.Get("policy/replypass/w") != nil {
+			outs[refReplyPass] = b.denseLayer(b.pool(ph, false), "policy/replypass/w", "policy/replypass/b")
+		}
+		outs[refMaterial] = b.ok(G.Tanh(b.denseLayer(vh, "value/material/w", "value/material/b")))
+		outs[refShort] = b.ok(G.Tanh(b.denseLayer(vh, "value/short/w", "value/short/b")))
+		outs[refOwn] = b.ok(G.Tanh(b.planeOutput(va, "value/own/w", "value/own/b")))
+	}
 	if b.err != nil {
 		return b.err
 	}
-	G.Read(r.logits, &r.outs[0])
-	if r.pass != nil {
-		G.Read(r.pass, &r.outs[1])
+	for i, o := range outs {
+		if o != nil {
+			G.Read(o, &r.outs[i])
+		}
 	}
-	G.Read(r.wdl, &r.outs[2])
 	return nil
+}
+
+// planeOutput is a 1x1 convolution with a bias per output plane,
+// flattened to (n, planes*H*W) in plane-major (policy-index) order.
+func (b *refBuilder) planeOutput(x *G.Node, wName, bName string) *G.Node {
+	y := b.conv(x, wName)
+	s := y.Shape()
+	bias := b.constant(bName, tensor.Shape{1, s[1], 1, 1}, b.w.must(bName))
+	y = b.ok(G.BroadcastAdd(y, bias, nil, []byte{0, 2, 3}))
+	return b.ok(G.Reshape(y, tensor.Shape{s[0], s[1] * s[2] * s[3]}))
 }
 
 // Run evaluates batch positions (input planes C x H x W each, concatenated)
 // and returns the policy logits in policy-index layout (batch x planes*H*W),
 // the pass logits (nil without a pass) and the value logits (batch x 3).
 func (r *Reference) Run(planes []float32) (logits, pass, wdl []float32, err error) {
+	o, err := r.Forward(planes)
+	return o.Logits, o.Pass, o.WDL, err
+}
+
+// Forward evaluates batch positions, as Run, and returns every output,
+// the auxiliary heads' included.
+func (r *Reference) Forward(planes []float32) (Outputs, error) {
 	copy(r.input.Data().([]float32), planes)
 	if err := r.vm.RunAll(); err != nil {
-		return nil, nil, nil, err
+		return Outputs{}, err
 	}
 	defer r.vm.Reset()
-	get := func(v G.Value) []float32 {
-		if v == nil {
-			return nil
+	var got [numRefOutputs][]float32
+	for i, v := range r.outs {
+		if v != nil {
+			got[i] = append([]float32(nil), v.Data().([]float32)...)
 		}
-		return append([]float32(nil), v.Data().([]float32)...)
 	}
-	return get(r.outs[0]), get(r.outs[1]), get(r.outs[2]), nil
+	return Outputs{Logits: got[refLogits], Pass: got[refPass], WDL: got[refWDL], ReplyLogits: got[refReply],
+		ReplyPass: got[refReplyPass], Material: got[refMaterial], ShortValue: got[refShort], Ownership: got[refOwn]}, nil
 }
 
 // Close releases the machine.

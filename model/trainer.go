@@ -17,17 +17,36 @@ type TrainConfig struct {
 	Beta1, Beta2 float64       // Adam moment decays
 	Epsilon      float64       // Adam
 	L2           float64       // coefficient c of the c*sum(w^2) term on weights (not on biases and norm scales)
-	MaxGradNorm  float64       // clip the global gradient norm to this (0: no clipping)
-	BNMomentum   float32       // weight of a new batch in the batch-norm running statistics
-	PolicyWeight float32       // weight of the policy loss against the value loss
-	Threads      int           // goroutines per layer (0: GOMAXPROCS)
+	// WeightDecay is decoupled weight decay (AdamW; Loshchilov & Hutter):
+	// every step multiplies the decayed tensors by 1 - lr*WeightDecay,
+	// outside the adaptive update (with Adam, an L2 term in the gradient is
+	// divided by the gradient's own scale and nearly inert).
+	WeightDecay  float64
+	MaxGradNorm  float64 // clip the global gradient norm to this (0: no clipping)
+	BNMomentum   float32 // weight of a new batch in the batch-norm running statistics
+	PolicyWeight float32 // weight of the policy loss against the value loss
+	Threads      int     // goroutines per layer (0: GOMAXPROCS)
+
+	// Weights of the auxiliary heads' losses (aux.go), against the value
+	// loss's 1; 0 skips a head's work. Ignored by a network without
+	// Config.AuxHeads.
+	ReplyWeight      float32 // opponent's reply policy cross-entropy
+	MaterialWeight   float32 // material MSE (mean over its 2 outputs)
+	OwnershipWeight  float32 // ownership MSE (mean over the squares)
+	ShortValueWeight float32 // short-term value MSE (mean over its 3 outputs)
 }
 
-// DefaultTrainConfig returns the defaults: Adam, batch 256, L2 1e-4,
-// gradient norm clipped at 10.
+// DefaultTrainConfig returns the defaults: AdamW (Adam with decoupled
+// weight decay 0.01, no L2 term), batch 256, gradient norm clipped at 10, and
+// KataGo-like auxiliary weights: reply 0.15 (KataGo's opponent-policy
+// weight), ownership 0.5 (KataGo weighs its per-square ownership
+// cross-entropy 1.5; a squared error on tanh outputs has about 3 times its
+// gradient), short-term values 0.5 and material 0.25 (small next to the
+// value loss they resemble).
 func DefaultTrainConfig() TrainConfig {
 	return TrainConfig{Batch: 256, Optimizer: Adam, Momentum: 0.9, Beta1: 0.9, Beta2: 0.999, Epsilon: 1e-8,
-		L2: 1e-4, MaxGradNorm: 10, BNMomentum: 0.05, PolicyWeight: 1}
+		WeightDecay: 0.01, MaxGradNorm: 10, BNMomentum: 0.05, PolicyWeight: 1,
+		ReplyWeight: 0.15, MaterialWeight: 0.25, OwnershipWeight: 0.5, ShortValueWeight: 0.5}
 }
 
 // Validate reports a problem with c.
@@ -37,10 +56,12 @@ func (c TrainConfig) Validate() error {
 		return fmt.Errorf("model: batch %d must be positive", c.Batch)
 	case c.Optimizer != Adam && c.Optimizer != Momentum:
 		return fmt.Errorf("model: unknown optimizer %q", c.Optimizer)
-	case c.L2 < 0 || c.MaxGradNorm < 0:
-		return errors.New("model: L2 and MaxGradNorm must not be negative")
+	case c.L2 < 0 || c.MaxGradNorm < 0 || c.WeightDecay < 0:
+		return errors.New("model: L2, WeightDecay and MaxGradNorm must not be negative")
 	case c.BNMomentum <= 0 || c.BNMomentum > 1:
 		return fmt.Errorf("model: batch-norm momentum %v out of (0, 1]", c.BNMomentum)
+	case c.ReplyWeight < 0 || c.MaterialWeight < 0 || c.OwnershipWeight < 0 || c.ShortValueWeight < 0:
+		return errors.New("model: auxiliary loss weights must not be negative")
 	}
 	return nil
 }
@@ -68,11 +89,17 @@ type Batch struct {
 type StepStats struct {
 	PolicyLoss float64
 	ValueLoss  float64
-	L2Loss     float64 // c * sum(w^2)
-	Loss       float64 // policy + value + L2
-	GradNorm   float64 // global norm of the loss gradient, before clipping
-	Clipped    bool
-	Skipped    bool // the step was not applied: a non-finite loss or gradient
+	// Auxiliary losses, unweighted (0 for a head without weight, without
+	// targets in the batch, or without auxiliary heads).
+	ReplyLoss      float64
+	MaterialLoss   float64
+	OwnershipLoss  float64
+	ShortValueLoss float64
+	L2Loss         float64 // c * sum(w^2)
+	Loss           float64 // the weighted sum of the policy, value and auxiliary losses, plus L2
+	GradNorm       float64 // global norm of the loss gradient, before clipping
+	Clipped        bool
+	Skipped        bool // the step was not applied: a non-finite loss or gradient
 }
 
 // ErrNonFinite reports a step skipped because the loss or the gradient
@@ -95,6 +122,7 @@ type Trainer struct {
 	policy *policyHead
 	value  *valueHead
 	loss   *lossLayer
+	aux    *auxLayer // nil without auxiliary heads
 	grads  gradSink
 	opt    *optimizer
 }
@@ -109,6 +137,7 @@ func NewTrainer(w *Weights, cfg TrainConfig) (*Trainer, error) {
 		return nil, fmt.Errorf("model: building the training graph: %w", err)
 	}
 	t.opt = newOptimizer(cfg.Optimizer, w, cfg.Momentum, cfg.Beta1, cfg.Beta2, cfg.Epsilon)
+	t.opt.weightDecay = cfg.WeightDecay
 	return t, nil
 }
 
@@ -164,7 +193,12 @@ func (t *Trainer) build() error {
 		return err
 	}
 	t.loss = newLossLayer(t.policy, n, h*wd, s.PolicyPlanes(), t.cfg.PolicyWeight)
-	cost, err := t.loss.node(logits, wdl)
+	var auxParams G.Nodes
+	if w.Config.AuxHeads {
+		t.aux = newAuxLayer(w, t.policy, t.value, n, t.cfg, t.grads)
+		t.loss.aux, auxParams = t.aux, params(t.aux.params())
+	}
+	cost, err := t.loss.node(logits, wdl, auxParams)
 	if err != nil {
 		return err
 	}
@@ -197,6 +231,9 @@ func (t *Trainer) build() error {
 	for _, b := range bns {
 		b.threads = nt
 	}
+	if t.aux != nil {
+		t.aux.threads = nt
+	}
 	return nil
 }
 
@@ -218,6 +255,25 @@ func (t *Trainer) Config() TrainConfig { return t.cfg }
 // backward, gradient clipping, and the optimizer update. A non-finite loss
 // or gradient skips the update and returns ErrNonFinite.
 func (t *Trainer) Step(b *Batch, lr float64) (StepStats, error) {
+	st, err := t.Loss(b)
+	if err != nil {
+		return st, err
+	}
+	scale := float32(1)
+	if t.cfg.MaxGradNorm > 0 && st.GradNorm > t.cfg.MaxGradNorm {
+		scale = float32(t.cfg.MaxGradNorm / st.GradNorm)
+		st.Clipped = true
+	}
+	t.opt.apply(t.W, t.grads, lr, t.cfg.L2, scale)
+	return st, nil
+}
+
+// Loss runs the forward and backward passes on b without updating the
+// weights (the batch-norm layers still use, and update, batch
+// statistics, as in a training step) and reports the losses and the
+// gradient norm; Gradient then returns the gradients. A non-finite loss
+// or gradient returns ErrNonFinite with Skipped set.
+func (t *Trainer) Loss(b *Batch) (StepStats, error) {
 	var st StepStats
 	if err := t.forwardBackward(b); err != nil {
 		if errors.Is(err, ErrNonFinite) {
@@ -226,6 +282,14 @@ func (t *Trainer) Step(b *Batch, lr float64) (StepStats, error) {
 		return st, err
 	}
 	st.PolicyLoss, st.ValueLoss = t.loss.policyLoss, t.loss.valueLoss
+	c := t.cfg
+	st.Loss = float64(c.PolicyWeight)*st.PolicyLoss + st.ValueLoss
+	if t.aux != nil {
+		l := t.aux.losses
+		st.ReplyLoss, st.MaterialLoss, st.OwnershipLoss, st.ShortValueLoss = l.reply, l.material, l.own, l.short
+		st.Loss += float64(c.ReplyWeight)*l.reply + float64(c.MaterialWeight)*l.material +
+			float64(c.OwnershipWeight)*l.own + float64(c.ShortValueWeight)*l.short
+	}
 	var norm2, l2 float64
 	for _, tt := range t.W.Tensors {
 		if !tt.Role.Trained() {
@@ -242,17 +306,11 @@ func (t *Trainer) Step(b *Batch, lr float64) (StepStats, error) {
 	}
 	st.GradNorm = math.Sqrt(norm2)
 	st.L2Loss = t.cfg.L2 * l2
-	st.Loss = float64(t.cfg.PolicyWeight)*st.PolicyLoss + st.ValueLoss + st.L2Loss
+	st.Loss += st.L2Loss
 	if math.IsNaN(st.GradNorm) || math.IsInf(st.GradNorm, 0) || math.IsNaN(st.Loss) || math.IsInf(st.Loss, 0) {
 		st.Skipped = true
 		return st, ErrNonFinite
 	}
-	scale := float32(1)
-	if t.cfg.MaxGradNorm > 0 && st.GradNorm > t.cfg.MaxGradNorm {
-		scale = float32(t.cfg.MaxGradNorm / st.GradNorm)
-		st.Clipped = true
-	}
-	t.opt.apply(t.W, t.grads, lr, t.cfg.L2, scale)
 	return st, nil
 }
 
@@ -275,6 +333,11 @@ func (t *Trainer) forwardBackward(b *Batch) error {
 			}
 		}
 	}
+	if t.aux != nil {
+		if err := t.aux.setBatch(b, s.PolicySize); err != nil {
+			return err
+		}
+	}
 	toNHWC(t.threads(), b.Planes, t.input, b.N, s.Planes, s.Height*s.Width)
 	t.loss.legal, t.loss.target, t.loss.wdlTarget = b.Legal, b.Policy, b.WDL
 	err := t.vm.RunAll()
@@ -286,15 +349,6 @@ func (t *Trainer) forwardBackward(b *Batch) error {
 		return fmt.Errorf("model: training step: %w", err)
 	}
 	return nil
-}
-
-// Loss evaluates the loss of b without training (the batch-norm layers
-// still use, and update, batch statistics, as in a training step).
-func (t *Trainer) Loss(b *Batch) (policy, value float64, err error) {
-	if err := t.forwardBackward(b); err != nil {
-		return 0, 0, err
-	}
-	return t.loss.policyLoss, t.loss.valueLoss, nil
 }
 
 // Gradient returns the gradient of tensor name from the last step or Loss.

@@ -66,9 +66,9 @@ func TestTrapSoftMaxOverflow(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer tr.Close()
-	p, v, err := tr.Loss(b)
-	if err != nil || math.IsNaN(p) || math.IsInf(p, 0) || math.IsNaN(v) {
-		t.Errorf("loss with logits of 200: %v, %v, %v", p, v, err)
+	st, err := tr.Loss(b)
+	if err != nil || math.IsNaN(st.PolicyLoss) || math.IsInf(st.PolicyLoss, 0) || math.IsNaN(st.ValueLoss) {
+		t.Errorf("loss with logits of 200: %+v, %v", st, err)
 	}
 }
 
