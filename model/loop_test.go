@@ -56,6 +56,7 @@ func testLoopConfig(dir string) LoopConfig {
 	cfg.CheckpointEvery = 3
 	cfg.Poll = 10 * time.Millisecond
 	cfg.Replay.WindowMin = 50
+	cfg.MinGames = 0
 	return cfg
 }
 

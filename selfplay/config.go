@@ -71,8 +71,10 @@ type Config struct {
 	FlushInterval time.Duration
 }
 
-// DefaultConfig returns defaults for a CPU run of variant v: 16 games at a
-// time, Gumbel full searches of 64 playouts on a quarter of the moves,
+// DefaultConfig returns defaults for a CPU run of variant v: 64 games at a
+// time with 2 leaves in flight each (network batches filled from many
+// games rather than by running one search wide: 8 leaves made a 16-playout
+// search two waves of one-ply expansion), Gumbel full searches of 64 playouts on a quarter of the moves,
 // cheap searches of 16 with a tenth of them written as value-only samples,
 // games capped at DefaultMaxPlies(v), resignation below -0.95 for 4 moves
 // in a row with 10% of games forbidden to resign, the threshold calibrated
@@ -80,7 +82,8 @@ type Config struct {
 // positives, 8 games per file.
 func DefaultConfig(v rules.VariantID) Config {
 	sc := mcts.DefaultConfig()
-	return Config{Rules: rules.DefaultConfig(v), Encode: encode.DefaultOptions(), Search: sc, Games: 16,
+	sc.LeavesPerBatch = 2
+	return Config{Rules: rules.DefaultConfig(v), Encode: encode.DefaultOptions(), Search: sc, Games: 64,
 		FullSimulations: 64, CheapSimulations: 16, FullSearchFraction: 0.25, Gumbel: true,
 		CheapSampleFraction: 0.1, MaxPlies: DefaultMaxPlies(v),
 		ResignThreshold: -0.95, ResignConsecutive: 4, NoResignFraction: 0.1,

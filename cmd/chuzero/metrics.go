@@ -196,7 +196,7 @@ func (m *Metrics) addCache(c *mcts.Cache) {
 func (m *Metrics) game(rec *selfplay.Record, st selfplay.Stats) {
 	m.games.WithLabelValues(rec.Result, slug(rec.Reason)).Inc()
 	m.gameLength.Observe(float64(rec.Plies))
-	m.positions.Add(float64(rec.Plies))
+	m.positions.Add(float64(rec.Samples))
 	if rec.WouldResign != nil {
 		m.resignChecks.Inc()
 		if rec.FalsePositive() {

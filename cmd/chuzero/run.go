@@ -182,6 +182,7 @@ func newSelfPlayer(cfg RunConfig, dir string, net *model.Net, name string, m *Me
 	s.runner.SetFirstGame(nextGameIndex(filepath.Join(dir, selfplay.GamesDir)))
 	s.runner.OnGame = func(rec *selfplay.Record) {
 		m.game(rec, s.runner.Stats())
+		m.resignThresh.Set(s.runner.ResignThreshold())
 		if p != nil {
 			p.game(rec)
 		}
@@ -202,7 +203,7 @@ func (s *selfPlayer) evaluator(net *model.Net) mcts.Evaluator {
 	if s.cfg.Self.Cache <= 0 {
 		return v
 	}
-	c := mcts.NewCache(v, s.cfg.Self.Cache)
+	c := mcts.NewSpecCache(v, s.cfg.Self.Cache, net.Spec) // keyed on exactly what this network reads
 	s.metrics.addCache(c)
 	return c
 }

@@ -12,7 +12,6 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"chuzero/encode"
-	"chuzero/mcts"
 	"chuzero/model"
 	"chuzero/rules"
 	"chuzero/selfplay"
@@ -58,24 +57,30 @@ type ModelConfig struct {
 
 // SelfPlayConfig configures the self-play workers.
 type SelfPlayConfig struct {
-	Games              int      `json:"games"`             // games played at once
-	FullSimulations    int      `json:"full_simulations"`  // playouts of a full search
-	CheapSimulations   int      `json:"cheap_simulations"` // playouts of a cheap search
-	FullSearchFraction float64  `json:"full_search_fraction"`
-	Gumbel             bool     `json:"gumbel"` // Gumbel root search for full searches (else PUCT + noise)
-	ResignThreshold    float64  `json:"resign_threshold"`
-	ResignConsecutive  int      `json:"resign_consecutive"`
-	NoResignFraction   float64  `json:"no_resign_fraction"`
-	GamesPerFile       int      `json:"games_per_file"`
-	FlushInterval      duration `json:"flush_interval"`
-	Batch              int      `json:"batch"`      // network batch size
-	BatchWait          duration `json:"batch_wait"` // longest wait for a batch to fill
-	Cache              int      `json:"cache"`      // evaluation cache entries (0: none)
-	Threads            int      `json:"threads"`    // goroutines per network layer
-	CPuct              float64  `json:"c_puct"`
-	FPUReduction       float64  `json:"fpu_reduction"`
-	TemperatureMoves   int      `json:"temperature_moves"`
-	LeavesPerBatch     int      `json:"leaves_per_batch"`
+	Games               int      `json:"games"`             // games played at once
+	FullSimulations     int      `json:"full_simulations"`  // playouts of a full search
+	CheapSimulations    int      `json:"cheap_simulations"` // playouts of a cheap search
+	FullSearchFraction  float64  `json:"full_search_fraction"`
+	CheapSampleFraction float64  `json:"cheap_sample_fraction"` // share of cheap-search positions written as value-only samples
+	MaxPlies            int      `json:"max_plies"`             // self-play ply cap (0: the rules'); a capped game's value target is the search's estimate
+	Gumbel              bool     `json:"gumbel"`                // Gumbel root search for full searches (else PUCT + noise)
+	ResignThreshold     float64  `json:"resign_threshold"`      // starting threshold (on the chosen move's Q), then calibrated
+	ResignConsecutive   int      `json:"resign_consecutive"`
+	NoResignFraction    float64  `json:"no_resign_fraction"`
+	ResignCeiling       float64  `json:"resign_ceiling"`               // the calibrated threshold never goes above it
+	ResignTargetFP      float64  `json:"resign_target_false_positive"` // calibration target
+	ResignCalibGames    int      `json:"resign_calibration_games"`     // no-resign games the calibration looks back over
+	ResignMinGames      int      `json:"resign_min_games"`             // no-resign games before calibrating
+	GamesPerFile        int      `json:"games_per_file"`
+	FlushInterval       duration `json:"flush_interval"`
+	Batch               int      `json:"batch"`      // network batch size
+	BatchWait           duration `json:"batch_wait"` // longest wait for a batch to fill
+	Cache               int      `json:"cache"`      // evaluation cache entries (0: none)
+	Threads             int      `json:"threads"`    // goroutines per network layer
+	CPuct               float64  `json:"c_puct"`
+	FPUReduction        float64  `json:"fpu_reduction"`
+	TemperatureMoves    int      `json:"temperature_moves"`
+	LeavesPerBatch      int      `json:"leaves_per_batch"`
 }
 
 // TrainConfig configures the trainer.
@@ -123,15 +128,18 @@ type TrainConfig struct {
 func DefaultRunConfig(v rules.VariantID) RunConfig {
 	sp := selfplay.DefaultConfig(v)
 	lc := model.DefaultLoopConfig(v)
-	sc := mcts.DefaultConfig()
+	sc := sp.Search
 	trainThreads, selfThreads := splitCores(runtime.GOMAXPROCS(0))
 	return RunConfig{
 		Variant: v.String(), Seed: 1, Metrics: "127.0.0.1:9464",
 		Model: ModelConfig{Preset: "small", HistoryPlies: encode.DefaultOptions().HistoryPlies},
 		Self: SelfPlayConfig{Games: sp.Games, FullSimulations: sp.FullSimulations, CheapSimulations: sp.CheapSimulations,
-			FullSearchFraction: sp.FullSearchFraction, Gumbel: sp.Gumbel, ResignThreshold: sp.ResignThreshold,
+			FullSearchFraction: sp.FullSearchFraction, CheapSampleFraction: sp.CheapSampleFraction, MaxPlies: sp.MaxPlies,
+			ResignCeiling: sp.ResignCeiling, ResignTargetFP: sp.ResignTargetFalsePositive,
+			ResignCalibGames: sp.ResignCalibrationGames, ResignMinGames: sp.ResignMinGames,
+			Gumbel: sp.Gumbel, ResignThreshold: sp.ResignThreshold,
 			ResignConsecutive: sp.ResignConsecutive, NoResignFraction: sp.NoResignFraction, GamesPerFile: sp.GamesPerFile,
-			FlushInterval: duration(sp.FlushInterval), Batch: 32, BatchWait: duration(2 * time.Millisecond), Cache: 200000,
+			FlushInterval: duration(sp.FlushInterval), Batch: 64, BatchWait: duration(2 * time.Millisecond), Cache: 200000,
 			Threads: selfThreads, CPuct: sc.CPuct, FPUReduction: sc.FPUReduction, TemperatureMoves: sc.TemperatureMoves,
 			LeavesPerBatch: sc.LeavesPerBatch},
 		Train:  defaultTrainSection(lc, trainThreads),
@@ -308,6 +316,9 @@ func (c *RunConfig) selfPlayConfig(runDir string) (selfplay.Config, error) {
 	sp.Rules, sp.Encode, sp.Seed, sp.Dir = rc, encode.Options{HistoryPlies: c.Model.HistoryPlies}, c.Seed, runDir
 	sp.Games, sp.FullSimulations, sp.CheapSimulations = s.Games, s.FullSimulations, s.CheapSimulations
 	sp.FullSearchFraction, sp.Gumbel = s.FullSearchFraction, s.Gumbel
+	sp.CheapSampleFraction, sp.MaxPlies = s.CheapSampleFraction, s.MaxPlies
+	sp.ResignCeiling, sp.ResignTargetFalsePositive = s.ResignCeiling, s.ResignTargetFP
+	sp.ResignCalibrationGames, sp.ResignMinGames = s.ResignCalibGames, s.ResignMinGames
 	sp.ResignThreshold, sp.ResignConsecutive, sp.NoResignFraction = s.ResignThreshold, s.ResignConsecutive, s.NoResignFraction
 	sp.GamesPerFile, sp.FlushInterval = s.GamesPerFile, time.Duration(s.FlushInterval)
 	sp.Search.CPuct, sp.Search.FPUReduction = s.CPuct, s.FPUReduction

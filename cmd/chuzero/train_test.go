@@ -44,7 +44,7 @@ const quickConfig = `
 variant: sho
 model: {preset: tiny}
 selfplay: {games: 4, full_simulations: 8, cheap_simulations: 2, games_per_file: 1, batch: 8, cache: 0}
-train: {batch: 32, min_samples: 64, checkpoint_every: 5, max_reuse: 8, window_min: 500, poll: 200ms, warmup_steps: 5}
+train: {batch: 32, min_samples: 64, min_games: 2, early_reuse: 8, checkpoint_every: 5, max_reuse: 8, window_min: 500, poll: 200ms, warmup_steps: 5}
 `
 
 func writeQuickConfig(t *testing.T) string {
@@ -301,7 +301,7 @@ func TestRunConfigFile(t *testing.T) {
 	js := filepath.Join(t.TempDir(), "c.json")
 	os.WriteFile(js, []byte(`{"variant": "heian", "model": {"preset": "tiny"}, "train": {"batch": 16}}`), 0o644)
 	cfg, err := loadRunConfig("", dir, js)
-	if err != nil || cfg.Variant != "heian" || cfg.Train.Batch != 16 || cfg.Self.Games != 16 {
+	if err != nil || cfg.Variant != "heian" || cfg.Train.Batch != 16 || cfg.Self.Games != 64 {
 		t.Errorf("JSON config: %+v, %v", cfg, err)
 	}
 }
