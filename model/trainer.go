@@ -211,11 +211,15 @@ func (t *Trainer) build() error {
 		}
 	}
 	t.vm = G.NewTapeMachine(t.g)
-	nt := t.threads()
-	var convs []*conv
-	var bns []*batchNorm
-	convs = append(convs, t.stem.conv)
-	bns = append(bns, t.stem.bn)
+	t.setThreads(t.threads())
+	return nil
+}
+
+// setThreads sets the goroutines per layer of every layer that splits its
+// work.
+func (t *Trainer) setThreads(nt int) {
+	convs := []*conv{t.stem.conv, t.policy.conv, t.policy.out, t.value.conv}
+	bns := []*batchNorm{t.stem.bn, t.policy.bn, t.value.bn}
 	for _, b := range t.blocks {
 		convs = append(convs, b.conv1, b.conv2)
 		bns = append(bns, b.bn1, b.bn2)
@@ -223,8 +227,6 @@ func (t *Trainer) build() error {
 			b.gp.threads = nt
 		}
 	}
-	convs = append(convs, t.policy.conv, t.policy.out, t.value.conv)
-	bns = append(bns, t.policy.bn, t.value.bn)
 	for _, c := range convs {
 		c.threads = nt
 	}
@@ -234,7 +236,6 @@ func (t *Trainer) build() error {
 	if t.aux != nil {
 		t.aux.threads = nt
 	}
-	return nil
 }
 
 // threads returns the goroutines per layer.

@@ -72,57 +72,7 @@ func parsePlayer(s string, def arena.Budget) (playerSpec, error) {
 	}
 	budgetSet := false
 	for _, o := range parts[1:] {
-		k, v, _ := strings.Cut(strings.TrimSpace(o), "=")
-		var err error
-		switch {
-		case p.kind == "ab" && !abOptions[k]:
-			err = errors.New("not an option of ab (name, depth, time, nodes)")
-		case k == "name" && v != "":
-			p.name = v
-		case k == "sims":
-			var n int
-			n, err = strconv.Atoi(v)
-			if err == nil && n < 1 {
-				err = errors.New("must be at least 1")
-			}
-			if !budgetSet {
-				p.budget, budgetSet = arena.Budget{}, true
-			}
-			p.budget.Simulations = n
-		case k == "time":
-			var d time.Duration
-			d, err = time.ParseDuration(v)
-			if err == nil && d <= 0 {
-				err = errors.New("must be positive")
-			}
-			if !budgetSet {
-				p.budget, budgetSet = arena.Budget{}, true
-			}
-			p.budget.Time, p.mtime = d, d
-		case k == "gumbel" && v == "":
-			p.gumbel = true
-		case k == "depth":
-			p.depth, err = strconv.Atoi(v)
-			if err == nil && p.kind == "ab" && p.depth < 1 {
-				err = errors.New("must be at least 1")
-			}
-		case k == "nodes" && p.kind == "ab":
-			p.nodes, err = strconv.ParseInt(v, 10, 64)
-			if err == nil && p.nodes < 1 {
-				err = errors.New("must be at least 1")
-			}
-		case k == "memory":
-			p.memory, err = strconv.Atoi(v)
-		case k == "timeout":
-			p.tmout, err = time.ParseDuration(v)
-		case strings.HasPrefix(k, "opt:"):
-			var name, value string
-			name, value, err = arena.ParseEngineOption(strings.TrimPrefix(o, "opt:"))
-			p.opts[name] = value
-		default:
-			err = errors.New("unknown option")
-		}
-		if err != nil {
+		if err := p.setOption(o, &budgetSet); err != nil {
 			return p, fmt.Errorf("player %q: option %q: %v", s, o, err)
 		}
 	}
@@ -135,6 +85,62 @@ func parsePlayer(s string, def arena.Budget) (playerSpec, error) {
 		}
 	}
 	return p, nil
+}
+
+// setOption applies one option of a player spec ("key=value"); the first
+// sims= or time= replaces the default budget, whose flag budgetSet keeps.
+func (p *playerSpec) setOption(o string, budgetSet *bool) error {
+	k, v, _ := strings.Cut(strings.TrimSpace(o), "=")
+	var err error
+	switch {
+	case p.kind == "ab" && !abOptions[k]:
+		err = errors.New("not an option of ab (name, depth, time, nodes)")
+	case k == "name" && v != "":
+		p.name = v
+	case k == "sims":
+		var n int
+		n, err = strconv.Atoi(v)
+		if err == nil && n < 1 {
+			err = errors.New("must be at least 1")
+		}
+		if !*budgetSet {
+			p.budget, *budgetSet = arena.Budget{}, true
+		}
+		p.budget.Simulations = n
+	case k == "time":
+		var d time.Duration
+		d, err = time.ParseDuration(v)
+		if err == nil && d <= 0 {
+			err = errors.New("must be positive")
+		}
+		if !*budgetSet {
+			p.budget, *budgetSet = arena.Budget{}, true
+		}
+		p.budget.Time, p.mtime = d, d
+	case k == "gumbel" && v == "":
+		p.gumbel = true
+	case k == "depth":
+		p.depth, err = strconv.Atoi(v)
+		if err == nil && p.kind == "ab" && p.depth < 1 {
+			err = errors.New("must be at least 1")
+		}
+	case k == "nodes" && p.kind == "ab":
+		p.nodes, err = strconv.ParseInt(v, 10, 64)
+		if err == nil && p.nodes < 1 {
+			err = errors.New("must be at least 1")
+		}
+	case k == "memory":
+		p.memory, err = strconv.Atoi(v)
+	case k == "timeout":
+		p.tmout, err = time.ParseDuration(v)
+	case strings.HasPrefix(k, "opt:"):
+		var name, value string
+		name, value, err = arena.ParseEngineOption(strings.TrimPrefix(o, "opt:"))
+		p.opts[name] = value
+	default:
+		err = errors.New("unknown option")
+	}
+	return err
 }
 
 // abOptions are the options an ab player takes.
