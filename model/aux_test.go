@@ -75,13 +75,7 @@ func TestAuxLossesFall(t *testing.T) {
 		}
 	}
 	w := tinyWeights(t, spec, 31)
-	cfg := DefaultTrainConfig()
-	cfg.Batch = 8
-	tr, err := NewTrainer(w, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tr.Close()
+	tr := defaultTrainer(t, w, 8)
 	first, err := tr.Step(b, 1e-2)
 	if err != nil {
 		t.Fatal(err)
@@ -171,13 +165,7 @@ func TestAuxWeightsZeroSkip(t *testing.T) {
 func TestAuxMissingTargets(t *testing.T) {
 	b, spec := testBatch(t, rules.Chu, 4, 8)
 	w := tinyWeights(t, spec, 8)
-	cfg := DefaultTrainConfig()
-	cfg.Batch = 4
-	tr, err := NewTrainer(w, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tr.Close()
+	tr := defaultTrainer(t, w, 4)
 	b.HasAux[1], b.HasAux[3] = false, false
 	run := func() (StepStats, []float32) {
 		st, err := tr.Loss(b)
@@ -236,13 +224,7 @@ func mustWeights(t testing.TB, c Config, spec *encode.Spec, seed uint64) *Weight
 func TestCheckpointWithoutAuxHeads(t *testing.T) {
 	b, spec := testBatch(t, rules.Chu, 4, 12)
 	w := tinyWeights(t, spec, 12)
-	cfg := DefaultTrainConfig()
-	cfg.Batch = 4
-	tr, err := NewTrainer(w, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tr.Close()
+	tr := defaultTrainer(t, w, 4)
 	if _, err := tr.Step(b, 1e-3); err != nil {
 		t.Fatal(err)
 	}
@@ -289,11 +271,7 @@ func TestCheckpointWithoutAuxHeads(t *testing.T) {
 			t.Errorf("%s: not the expected value after loading", tt.Name)
 		}
 	}
-	tr1, err := NewTrainer(w1, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tr1.Close()
+	tr1 := defaultTrainer(t, w1, 4)
 	if ok, err := tr1.LoadOptimizer(c1); !ok || err != nil {
 		t.Fatalf("LoadOptimizer = %v, %v", ok, err)
 	}
@@ -311,4 +289,18 @@ func TestCheckpointWithoutAuxHeads(t *testing.T) {
 	if err != nil || w3.Config.AuxHeads || w3.Get("policy/reply/w") != nil {
 		t.Fatalf("loading a network without auxiliary heads: %v, %+v", err, w3.Config)
 	}
+}
+
+// defaultTrainer returns a trainer of w on the default config with the
+// given batch, closed at the end of the test.
+func defaultTrainer(t *testing.T, w *Weights, batch int) *Trainer {
+	t.Helper()
+	cfg := DefaultTrainConfig()
+	cfg.Batch = batch
+	tr, err := NewTrainer(w, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { tr.Close() })
+	return tr
 }

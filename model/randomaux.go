@@ -24,15 +24,7 @@ func appendRandomAux(b *Batch, spec *encode.Spec, g *rules.Game, rng *rand.Rand)
 		if legal, err = spec.LegalIndices(g.Position(), g.LegalMoves(), nil); err != nil {
 			return err
 		}
-		probs = make([]float32, len(legal))
-		var sum float32
-		for j := range probs {
-			probs[j] = rng.Float32() * rng.Float32()
-			sum += probs[j]
-		}
-		for j := range probs {
-			probs[j] /= sum
-		}
+		probs = randomDistribution(rng, len(legal))
 	}
 	g.Undo()
 	u := func() float32 { return 2*rng.Float32() - 1 }

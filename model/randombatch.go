@@ -40,15 +40,7 @@ func RandomBatch(spec *encode.Spec, n int, seed uint64) (*Batch, error) {
 		if err != nil {
 			return nil, err
 		}
-		probs := make([]float32, len(legal))
-		var sum float32
-		for j := range probs {
-			probs[j] = rng.Float32() * rng.Float32()
-			sum += probs[j]
-		}
-		for j := range probs {
-			probs[j] /= sum
-		}
+		probs := randomDistribution(rng, len(legal))
 		var wdl [3]float32
 		wdl[rng.IntN(3)] = 1
 		b.Legal, b.Policy, b.WDL = append(b.Legal, legal), append(b.Policy, probs), append(b.WDL, wdl)
@@ -57,4 +49,19 @@ func RandomBatch(spec *encode.Spec, n int, seed uint64) (*Batch, error) {
 		}
 	}
 	return b, nil
+}
+
+// randomDistribution returns n random probabilities summing to 1, skewed
+// towards a few large ones like a search's visit distribution.
+func randomDistribution(rng *rand.Rand, n int) []float32 {
+	probs := make([]float32, n)
+	var sum float32
+	for j := range probs {
+		probs[j] = rng.Float32() * rng.Float32()
+		sum += probs[j]
+	}
+	for j := range probs {
+		probs[j] /= sum
+	}
+	return probs
 }
