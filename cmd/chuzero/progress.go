@@ -31,6 +31,7 @@ type progress struct {
 	step      int64
 	firstStep int64
 	stats     model.StepStats
+	heldOut   model.StepStats // the last held-out measurement
 	waiting   bool
 	window    int
 	reuse     float64
@@ -80,6 +81,9 @@ func (p *progress) trainStep(i model.StepInfo) {
 	if !i.Waiting && !i.Skipped {
 		p.stats = i.Stats
 	}
+	if i.HeldOut != nil {
+		p.heldOut = *i.HeldOut
+	}
 }
 
 func (p *progress) checkpoint(name string) {
@@ -125,6 +129,9 @@ func (p *progress) print(final bool) {
 		fmt.Fprintf(&b, " | step %d (%.2f/s)", p.step, rate(p.step, p.prev.step))
 		if p.stats.Loss != 0 {
 			fmt.Fprintf(&b, " loss p %.3f v %.3f", p.stats.PolicyLoss, p.stats.ValueLoss)
+		}
+		if p.heldOut.Loss != 0 {
+			fmt.Fprintf(&b, " (held-out p %.3f v %.3f)", p.heldOut.PolicyLoss, p.heldOut.ValueLoss)
 		}
 		fmt.Fprintf(&b, " | window %d reuse %.1fx", p.window, p.reuse)
 		if p.waiting {
