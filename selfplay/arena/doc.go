@@ -1,6 +1,7 @@
 // Package arena plays matches: checkpoints, external engines and built-in
 // baselines against each other, refereed by the rules core, with Elo,
-// confidence intervals and a sequential test (SPRT) to stop early.
+// confidence intervals and a sequential test (SPRT, on colour-swapped
+// game pairs) to stop early.
 //
 //	m, _ := arena.New(arena.Config{Rules: rules.DefaultConfig(rules.Chu), Games: 20, Concurrency: 2},
 //		arena.NewSearcher("net", evaluator, arena.Budget{Simulations: 200}),
@@ -10,9 +11,13 @@
 //
 // Players: Searcher (tree search with any mcts.Evaluator: a network
 // through model.Batcher, or mcts.Uniform), Engine (any CECP engine, one
-// process per game, e.g. Debian's hachu), Random and Greedy (one-ply
-// material). The package does not import the model: the caller wires
-// networks in as evaluators.
+// process per game, e.g. Debian's hachu), Random, Greedy (one-ply
+// material) and AlphaBeta (iterative-deepening alpha-beta on the same
+// material, with a transposition table and capture quiescence: the
+// strength ladder where HaChu does not play). The package does not import
+// the model: the caller wires networks in as evaluators. Config.Gauntlet
+// plays the first player against each other one only (a benchmark
+// against fixed anchors).
 //
 // Games: each opening (from a file, or random balanced openings) is played
 // twice per pairing, colours swapped; games run in parallel. The referee
