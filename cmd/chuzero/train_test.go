@@ -351,7 +351,10 @@ func TestDashboardUsesRealMetrics(t *testing.T) {
 func TestTrainEvalGating(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "run")
 	cfg := filepath.Join(t.TempDir(), "eval.yaml")
+	// short games (the rules' cap at 80 plies) so that a gating match
+	// decides within the run even on a loaded machine
 	extra := quickConfig + `
+rules: {MaxPlies: "80"}
 eval: {interval: 2s, games: 2, simulations: 4, anchors: [greedy, random, first]}
 gating: {enabled: true, games: 4, simulations: 4, elo0: 0, elo1: 200}
 `
