@@ -74,8 +74,11 @@ type Config struct {
 // DefaultConfig returns defaults for a CPU run of variant v: 64 games at a
 // time with 2 leaves in flight each (network batches filled from many
 // games rather than by running one search wide: 8 leaves made a 16-playout
-// search two waves of one-ply expansion), Gumbel full searches of 64 playouts on a quarter of the moves,
-// cheap searches of 16 with a tenth of them written as value-only samples,
+// search two waves of one-ply expansion), Gumbel full searches of 32
+// playouts on a quarter of the moves (measured against 64 in 20-minute Sho
+// runs: twice the games and training rows per hour, and the stronger
+// network), cheap searches of 8 with a tenth of them written as value-only
+// samples,
 // games capped at DefaultMaxPlies(v), resignation below -0.95 for 4 moves
 // in a row with 10% of games forbidden to resign, the threshold calibrated
 // (from 20 games on, over the last 200, ceiling -0.8) to 5% false
@@ -84,7 +87,7 @@ func DefaultConfig(v rules.VariantID) Config {
 	sc := mcts.DefaultConfig()
 	sc.LeavesPerBatch = 2
 	return Config{Rules: rules.DefaultConfig(v), Encode: encode.DefaultOptions(), Search: sc, Games: 64,
-		FullSimulations: 64, CheapSimulations: 16, FullSearchFraction: 0.25, Gumbel: true,
+		FullSimulations: 32, CheapSimulations: 8, FullSearchFraction: 0.25, Gumbel: true,
 		CheapSampleFraction: 0.1, MaxPlies: DefaultMaxPlies(v),
 		ResignThreshold: -0.95, ResignConsecutive: 4, NoResignFraction: 0.1,
 		ResignCeiling: -0.8, ResignTargetFalsePositive: 0.05, ResignCalibrationGames: 200, ResignMinGames: 20,
