@@ -51,6 +51,24 @@ func (f *sprtFlag) Set(s string) error {
 	return nil
 }
 
+// gameLine is the line printed for a finished arena game: the game, and
+// in a two-player match the score so far with its Elo (and the SPRT).
+func gameLine(rec *arena.GameRecord, st *arena.Standings, total int) string {
+	line := fmt.Sprintf("game %d/%d  %s vs %s  %s (%s, %d plies, %.1fs)", st.Games, total, rec.Sente, rec.Gote, rec.Result, rec.Reason, rec.Plies, rec.Seconds)
+	if len(st.Names) == 2 {
+		sc := st.Score(0, 1)
+		e, lo, hi := arena.EloInterval(sc)
+		line += fmt.Sprintf("  | %s %s: %s, Elo %s [%s, %s]", st.Names[0], sc, fmtPct(sc), fmtElo(e), fmtElo(lo), fmtElo(hi))
+	}
+	if st.SPRT != nil {
+		line += fmt.Sprintf("  LLR %.2f [%.2f, %.2f]", st.SPRT.LLR, st.SPRT.Lower, st.SPRT.Upper)
+	}
+	if rec.Note != "" {
+		line += "\n    note: " + rec.Note
+	}
+	return line
+}
+
 // runArena implements "chuzero arena PLAYER PLAYER...".
 func runArena(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("arena", "arena [-run DIR] [-variant chu] [-games N] [-sprt elo0,elo1] [flags] PLAYER PLAYER [PLAYER...]\n\n"+playerSpecHelp, stderr)
@@ -165,21 +183,7 @@ func runArena(args []string, stdout, stderr io.Writer) int {
 		total = *games * (len(entrants) - 1)
 	}
 	if !*quiet {
-		m.OnGame = func(rec *arena.GameRecord, st *arena.Standings) {
-			line := fmt.Sprintf("game %d/%d  %s vs %s  %s (%s, %d plies, %.1fs)", st.Games, total, rec.Sente, rec.Gote, rec.Result, rec.Reason, rec.Plies, rec.Seconds)
-			if len(st.Names) == 2 {
-				sc := st.Score(0, 1)
-				e, lo, hi := arena.EloInterval(sc)
-				line += fmt.Sprintf("  | %s %s: %s, Elo %s [%s, %s]", st.Names[0], sc, fmtPct(sc), fmtElo(e), fmtElo(lo), fmtElo(hi))
-			}
-			if st.SPRT != nil {
-				line += fmt.Sprintf("  LLR %.2f [%.2f, %.2f]", st.SPRT.LLR, st.SPRT.Lower, st.SPRT.Upper)
-			}
-			if rec.Note != "" {
-				line += "\n    note: " + rec.Note
-			}
-			fmt.Fprintln(stdout, line)
-		}
+		m.OnGame = func(rec *arena.GameRecord, st *arena.Standings) { fmt.Fprintln(stdout, gameLine(rec, st, total)) }
 	}
 	var names []string
 	for _, e := range entrants {
