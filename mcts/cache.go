@@ -17,13 +17,28 @@ type Cache struct {
 	inner   Evaluator
 	history int // past moves in the key: the spec's HistoryPlies
 	shards  [cacheShards]cacheShard
-	hits    atomic.Int64
-	misses  atomic.Int64
+	counts  *CacheCounts
 	pool    sync.Pool // *[]*encode.Request
 	configs sync.Map  // *rules.Rules -> uint64, a hash of its Config
 }
 
 const cacheShards = 16
+
+// CacheCounts counts the hits and misses of one or more caches. Several
+// caches may share one, so that a process that makes a new cache for every
+// network keeps one running count and lets the old caches go.
+type CacheCounts struct {
+	Hits, Misses atomic.Int64
+}
+
+// HitRatio returns hits / lookups so far (0 before any lookup).
+func (s *CacheCounts) HitRatio() float64 {
+	h, m := s.Hits.Load(), s.Misses.Load()
+	if h+m == 0 {
+		return 0
+	}
+	return float64(h) / float64(h+m)
+}
 
 type cacheShard struct {
 	mu      sync.Mutex
@@ -56,7 +71,7 @@ func NewSpecCache(inner Evaluator, capacity int, spec *encode.Spec) *Cache {
 }
 
 func newCache(inner Evaluator, capacity, history int) *Cache {
-	c := &Cache{inner: inner, history: history}
+	c := &Cache{inner: inner, history: history, counts: new(CacheCounts)}
 	per := max(1, capacity/cacheShards)
 	for i := range c.shards {
 		c.shards[i].index = make(map[uint64]int32, per)
@@ -75,10 +90,10 @@ func (c *Cache) Evaluate(ctx context.Context, reqs []*encode.Request) error {
 	misses := (*mp)[:0]
 	for _, r := range reqs {
 		if c.lookup(c.key(r), r) {
-			c.hits.Add(1)
+			c.counts.Hits.Add(1)
 			continue
 		}
-		c.misses.Add(1)
+		c.counts.Misses.Add(1)
 		misses = append(misses, r)
 	}
 	var err error
@@ -139,17 +154,19 @@ func (c *Cache) store(k uint64, r *encode.Request) {
 	s.hand = (s.hand + 1) % len(s.entries)
 }
 
-// HitRatio returns hits / lookups so far (0 before any lookup).
-func (c *Cache) HitRatio() float64 {
-	h, m := c.hits.Load(), c.misses.Load()
-	if h+m == 0 {
-		return 0
-	}
-	return float64(h) / float64(h+m)
+// CountInto makes c count its hits and misses in s (shared with other
+// caches) from now on; call it before c is first used. It returns c.
+func (c *Cache) CountInto(s *CacheCounts) *Cache {
+	c.counts = s
+	return c
 }
 
-// Counts returns the hits and misses so far.
-func (c *Cache) Counts() (hits, misses int64) { return c.hits.Load(), c.misses.Load() }
+// HitRatio returns hits / lookups so far (0 before any lookup) of the
+// counts c adds to.
+func (c *Cache) HitRatio() float64 { return c.counts.HitRatio() }
+
+// Counts returns the hits and misses so far of the counts c adds to.
+func (c *Cache) Counts() (hits, misses int64) { return c.counts.Hits.Load(), c.counts.Misses.Load() }
 
 // key identifies what an evaluation depends on, as the input planes
 // encode it (encode.Spec.Encode): the position (its Zobrist key: board,

@@ -62,7 +62,7 @@ type Metrics struct {
 	bestStep       prometheus.Gauge
 
 	mu          sync.Mutex
-	caches      []*mcts.Cache // every cache created, for the hit ratio
+	cacheCounts mcts.CacheCounts // of every cache this process made
 	resignRatio float64
 }
 
@@ -171,26 +171,7 @@ func buildVersion() string {
 	return "devel"
 }
 
-func (m *Metrics) cacheHitRatio() float64 {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	var h, n int64
-	for _, c := range m.caches {
-		hits, misses := c.Counts()
-		h += hits
-		n += hits + misses
-	}
-	if n == 0 {
-		return 0
-	}
-	return float64(h) / float64(n)
-}
-
-func (m *Metrics) addCache(c *mcts.Cache) {
-	m.mu.Lock()
-	m.caches = append(m.caches, c)
-	m.mu.Unlock()
-}
+func (m *Metrics) cacheHitRatio() float64 { return m.cacheCounts.HitRatio() }
 
 // game records a finished self-play game.
 func (m *Metrics) game(rec *selfplay.Record, st selfplay.Stats) {

@@ -203,9 +203,9 @@ func (s *selfPlayer) evaluator(net *model.Net) mcts.Evaluator {
 	if s.cfg.Self.Cache <= 0 {
 		return v
 	}
-	c := mcts.NewSpecCache(v, s.cfg.Self.Cache, net.Spec) // keyed on exactly what this network reads
-	s.metrics.addCache(c)
-	return c
+	// Keyed on exactly what this network reads; the counts outlive the
+	// cache, which goes with the network it serves.
+	return mcts.NewSpecCache(v, s.cfg.Self.Cache, net.Spec).CountInto(&s.metrics.cacheCounts)
 }
 
 // use makes new games play with net (from checkpoint name at step).
