@@ -81,7 +81,7 @@ func CreateSampleFile(path string, v rules.VariantID) (*SampleWriter, error) {
 	}
 	tmp, err := os.CreateTemp(dir, "."+base+".tmp-*")
 	if err != nil {
-		return nil, fmt.Errorf("encode: %w", err)
+		return nil, fmt.Errorf("encode: writing %s: %w", path, err)
 	}
 	w := &SampleWriter{path: path, tmp: tmp, w: bufio.NewWriterSize(tmp, 1<<16), variant: v}
 	h := make([]byte, 0, headerSize)
@@ -92,7 +92,7 @@ func CreateSampleFile(path string, v rules.VariantID) (*SampleWriter, error) {
 	h = binary.LittleEndian.AppendUint32(h, crc32.Checksum(h, castagnoli))
 	if _, err := w.w.Write(h); err != nil {
 		w.Abort()
-		return nil, fmt.Errorf("encode: %w", err)
+		return nil, fmt.Errorf("encode: writing %s: %w", path, err)
 	}
 	return w, nil
 }
@@ -121,11 +121,11 @@ func (w *SampleWriter) WriteChunk(samples []Sample) error {
 	binary.LittleEndian.PutUint32(h[8:], uint32(len(w.buf)))
 	binary.LittleEndian.PutUint32(h[12:], crc32.Checksum(w.buf, castagnoli))
 	if _, err := w.w.Write(h[:]); err != nil {
-		w.err = fmt.Errorf("encode: %w", err)
+		w.err = fmt.Errorf("encode: writing %s: %w", w.path, err)
 		return w.err
 	}
 	if _, err := w.w.Write(w.buf); err != nil {
-		w.err = fmt.Errorf("encode: %w", err)
+		w.err = fmt.Errorf("encode: writing %s: %w", w.path, err)
 		return w.err
 	}
 	w.chunks++

@@ -2,6 +2,7 @@ package selfplay
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"sync"
 	"sync/atomic"
@@ -164,6 +165,13 @@ func (r *Runner) Run(ctx context.Context, maxGames int) error {
 			r.OnGame(f.rec)
 		}
 	}, &r.stats.Files, &r.mu)
+	if werr != nil {
+		// nothing more can be written: stop the games, and let those
+		// finishing now go (the error says why)
+		stop()
+		drain(out)
+		werr = fmt.Errorf("%w: %d finished games: %w", ErrWrite, len(w.pending), werr)
+	}
 	if runErr != nil {
 		return runErr
 	}

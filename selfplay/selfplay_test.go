@@ -2,7 +2,6 @@ package selfplay
 
 import (
 	"context"
-	"io"
 	"os"
 	"path/filepath"
 	"sync/atomic"
@@ -336,24 +335,47 @@ func TestStopDiscardsGamesInFlight(t *testing.T) {
 			t.Errorf("%s has %d files after stopping mid-game", d, len(entries))
 		}
 	}
-	_ = io.EOF
 }
 
+// countingEval counts the positions it is asked about.
+type countingEval struct {
+	mcts.Evaluator
+	n atomic.Int64
+}
+
+func (c *countingEval) Evaluate(ctx context.Context, reqs []*encode.Request) error {
+	c.n.Add(int64(len(reqs)))
+	return c.Evaluator.Evaluate(ctx, reqs)
+}
+
+// TestSwapEvaluator swaps the evaluator during the first of two games
+// played one at a time: the second game must search with the new one.
 func TestSwapEvaluator(t *testing.T) {
 	cfg := testConfig(t, rules.Sho)
-	cfg.Games = 1
+	cfg.Games, cfg.GamesPerFile = 1, 1
 	cfg.Rules.MaxPlies = 10
+	second := &countingEval{Evaluator: mcts.Random{}}
 	r, _ := New(cfg, mcts.Uniform{}, "first")
-	r.OnGame = func(rec *Record) { r.SetEvaluator(mcts.Random{}, "second") }
+	var swapped atomic.Bool
+	r.OnMove = func(bool, int) {
+		if !swapped.Swap(true) {
+			r.SetEvaluator(second, "second")
+		}
+	}
 	if err := r.Run(context.Background(), 2); err != nil {
 		t.Fatal(err)
 	}
 	_, recs := readRun(t, cfg.Dir)
-	names := map[string]bool{}
-	for _, rec := range recs {
-		names[rec.Evaluator] = true
+	if len(recs) != 2 {
+		t.Fatalf("%d records, want 2", len(recs))
 	}
-	if !names["first"] {
-		t.Errorf("evaluators used: %v", names)
+	for _, rec := range recs {
+		want := map[uint64]string{0: "first", 1: "second"}[rec.Index]
+		if rec.Evaluator != want {
+			t.Errorf("game %d played by %q, want %q", rec.Index, rec.Evaluator, want)
+		}
+	}
+	if second.n.Load() == 0 {
+		t.Error("the second evaluator was never asked")
 	}
 }

@@ -3,6 +3,7 @@ package selfplay
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -18,6 +19,11 @@ const (
 	SamplesDir = "samples" // *.samples: training samples (encode format), one chunk per game
 	GamesDir   = "games"   // *.jsonl: game records, one JSON object per line
 )
+
+// ErrWrite marks the error of a run stopped because its files could not be
+// written (a full disk, a directory gone read-only): games already written
+// stay; the rest are named by count in the error.
+var ErrWrite = errors.New("selfplay: games not written")
 
 // writer groups finished games into files.
 type writer struct {
@@ -59,7 +65,9 @@ func sanitize(s string) string {
 }
 
 // run writes games arriving on in until it is closed, then flushes the
-// rest; done is called for every game after its files are in place.
+// rest; done is called for every game after its files are in place. On a
+// write error it returns at once, leaving in to the caller (which must
+// stop the games and drain it).
 func (w *writer) run(in <-chan finished, done func(finished), files *int64, mu *sync.Mutex) error {
 	t := time.NewTicker(w.interval)
 	defer t.Stop()
@@ -88,13 +96,11 @@ func (w *writer) run(in <-chan finished, done func(finished), files *int64, mu *
 			w.pending = append(w.pending, f)
 			if len(w.pending) >= w.perFile {
 				if err := flush(); err != nil {
-					drain(in)
 					return err
 				}
 			}
 		case <-t.C:
 			if err := flush(); err != nil {
-				drain(in)
 				return err
 			}
 		}

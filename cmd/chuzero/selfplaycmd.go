@@ -11,6 +11,7 @@ import (
 
 	"chuzero/checkpoints"
 	"chuzero/model"
+	"chuzero/selfplay"
 )
 
 func init() {
@@ -96,7 +97,7 @@ func runSelfPlay(args []string, stdout, stderr io.Writer) int {
 		go sp.watch(watchCtx, dir, store, cfg, *poll, stopWatch)
 		err := sp.run(watchCtx, *maxGames)
 		stopWatch()
-		if err != nil && watchCtx.Err() == nil {
+		if err != nil && (watchCtx.Err() == nil || errors.Is(err, selfplay.ErrWrite)) {
 			return fail(err)
 		}
 		if runCtx.Err() != nil || sp.batcher != nil || (*maxGames > 0 && int(sp.runner.Stats().Games) >= *maxGames) {

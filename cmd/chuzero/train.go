@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -9,6 +10,7 @@ import (
 
 	"chuzero/checkpoints"
 	"chuzero/model"
+	"chuzero/selfplay"
 )
 
 func init() {
@@ -110,7 +112,8 @@ func runTrain(args []string, stdout, stderr io.Writer) int {
 	}()
 	go func() {
 		defer wg.Done()
-		if err := sp.run(runCtx, 0); err != nil && runCtx.Err() == nil {
+		// a write error counts even when it comes at shutdown
+		if err := sp.run(runCtx, 0); err != nil && (runCtx.Err() == nil || errors.Is(err, selfplay.ErrWrite)) {
 			errs <- fmt.Errorf("self-play: %w", err)
 			cancel()
 		}
