@@ -52,6 +52,13 @@ func fakeEngine(mode string) int {
 		}
 		switch f[0] {
 		case "protover":
+			if mode == "lastwords" { // much output, then a reason, then exit
+				for i := range 3000 {
+					fmt.Printf("# line %d of the engine's last output\n", i)
+				}
+				fmt.Println("tellusererror final words")
+				return 1
+			}
 			fmt.Println(`feature myname="fake" variants="chu" usermove=1 ping=1 memory=1 setboard=1`)
 			fmt.Println(`feature option="Allow repeats -check 0" done=1`)
 		case "ping":
@@ -439,6 +446,22 @@ func TestWritePGN(t *testing.T) {
 		`[White "a"]`, "1. e4e5-e6 g12g11 2. -- g11h11 3. e6d5-e6"} {
 		if !strings.Contains(pgn, want) {
 			t.Errorf("PGN lacks %q:\n%s", want, pgn)
+		}
+	}
+}
+
+// TestEngineLastWords: an engine that writes a lot and then exits must have
+// its last line read (the pipe is read to the end before the wait).
+func TestEngineLastWords(t *testing.T) {
+	r := rules.MustNew(rules.DefaultConfig(rules.Chu))
+	for i := range 5 {
+		p, err := fake("lastwords").Open(context.Background(), r, uint64(i))
+		if err == nil {
+			p.Close()
+			t.Fatal("an engine that exits at once was opened")
+		}
+		if !strings.Contains(err.Error(), "final words") {
+			t.Fatalf("try %d: the engine's last line is missing from %q", i, err)
 		}
 	}
 }

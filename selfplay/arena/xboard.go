@@ -120,6 +120,7 @@ type enginePlayer struct {
 	variant  string
 	cmd      *exec.Cmd
 	stdin    io.WriteCloser
+	stdout   io.ReadCloser
 	lines    chan string // stdout, closed at EOF
 	stderr   *tailBuffer
 	waitDone chan struct{}
@@ -180,6 +181,9 @@ func (p *enginePlayer) start(ctx context.Context) error {
 	}
 	p.lines = make(chan string, 256)
 	p.waitDone = make(chan struct{})
+	p.stdout = out
+	// Wait closes the pipe: only once it has been read to the end, or the
+	// engine's last lines (its reason for exiting) would be lost.
 	go func() {
 		sc := bufio.NewScanner(out)
 		sc.Buffer(make([]byte, 64<<10), 1<<20)
@@ -187,8 +191,9 @@ func (p *enginePlayer) start(ctx context.Context) error {
 			p.lines <- strings.TrimRight(sc.Text(), "\r")
 		}
 		close(p.lines)
+		p.waitErr = p.cmd.Wait()
+		close(p.waitDone)
 	}()
-	go func() { p.waitErr = p.cmd.Wait(); close(p.waitDone) }()
 
 	p.send("xboard")
 	p.send("protover 2")
@@ -473,16 +478,26 @@ func (p *enginePlayer) Close() error {
 	p.closed = true
 	p.send("quit")
 	p.stdin.Close()
+	go func() { // read what is left so the reader reaches the end
+		for line := range p.lines {
+			if p.e.Log != nil {
+				fmt.Fprintf(p.e.Log, "%s< %s\n", p.name, line)
+			}
+		}
+	}()
+	select {
+	case <-p.waitDone:
+		return nil
+	case <-time.After(time.Second):
+	}
+	p.cmd.Process.Kill()
 	select {
 	case <-p.waitDone:
 	case <-time.After(time.Second):
-		p.cmd.Process.Kill()
+		// a child of the engine still holds its output open
+		p.stdout.Close()
 		<-p.waitDone
 	}
-	go func() { // drain what is left so the reader ends
-		for range p.lines {
-		}
-	}()
 	return nil
 }
 
