@@ -271,13 +271,14 @@ func slug(s string) string {
 	return string(b)
 }
 
-// serveMetrics serves /metrics and /healthz on addr until ctx ends. When
-// the default address is taken, it falls back to any free loopback port
+// serveMetrics serves /metrics and /healthz on addr until the returned
+// stop is called (it shuts the server down and waits for it). When the
+// default address is taken, it falls back to any free loopback port
 // (several processes on one machine); an address given explicitly must be
 // free. It returns the address it listens on ("" when disabled).
-func serveMetrics(ctx context.Context, addr string, explicit bool, reg *prometheus.Registry, health func() error, log *slog.Logger) (string, error) {
+func serveMetrics(addr string, explicit bool, reg *prometheus.Registry, health func() error, log *slog.Logger) (string, func(), error) {
 	if addr == "" || addr == "off" {
-		return "", nil
+		return "", func() {}, nil
 	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil && !explicit {
@@ -285,7 +286,7 @@ func serveMetrics(ctx context.Context, addr string, explicit bool, reg *promethe
 		ln, err = net.Listen("tcp", "127.0.0.1:0")
 	}
 	if err != nil {
-		return "", fmt.Errorf("metrics: %w", err)
+		return "", nil, fmt.Errorf("metrics: %w", err)
 	}
 	mux := http.NewServeMux()
 	mux.Handle("/metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{Registry: reg}))
@@ -297,16 +298,20 @@ func serveMetrics(ctx context.Context, addr string, explicit bool, reg *promethe
 		fmt.Fprintln(w, "ok")
 	})
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
+	served := make(chan struct{})
 	go func() {
+		defer close(served)
 		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 			log.Error("metrics server stopped", "err", err)
 		}
 	}()
-	go func() {
-		<-ctx.Done()
+	stop := func() {
 		sctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		defer cancel()
-		srv.Shutdown(sctx)
-	}()
-	return ln.Addr().String(), nil
+		if srv.Shutdown(sctx) != nil {
+			srv.Close() // a scrape still running after two seconds
+		}
+		<-served
+	}
+	return ln.Addr().String(), stop, nil
 }

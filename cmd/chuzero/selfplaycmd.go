@@ -78,25 +78,30 @@ func runSelfPlay(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(err)
 	}
-	addr, err := serveMetrics(ctx, cfg.Metrics, rf.set["metrics-addr"], reg, func() error { return ctx.Err() }, log)
+	addr, stopMetrics, err := serveMetrics(cfg.Metrics, rf.set["metrics-addr"], reg, func() error { return ctx.Err() }, log)
 	if err != nil {
 		return fail(err)
 	}
+	defer stopMetrics()
 	if addr != "" {
 		fmt.Fprintf(stdout, "metrics: http://%s/metrics\n", addr)
 	}
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	if prog != nil {
-		go prog.run(runCtx)
+		progDone := make(chan struct{})
+		go func() { prog.run(runCtx); close(progDone) }()
+		defer func() { cancel(); <-progDone }()
 	}
 	// a uniform self-player cannot switch networks: when the first
 	// checkpoint appears it stops, and the loop starts a network one
 	for {
 		watchCtx, stopWatch := context.WithCancel(runCtx)
-		go sp.watch(watchCtx, dir, store, cfg, *poll, stopWatch)
+		watched := make(chan struct{})
+		go func() { sp.watch(watchCtx, dir, store, cfg, *poll, stopWatch); close(watched) }()
 		err := sp.run(watchCtx, *maxGames)
 		stopWatch()
+		<-watched // no switch after the games have stopped
 		if err != nil && (watchCtx.Err() == nil || errors.Is(err, selfplay.ErrWrite)) {
 			return fail(err)
 		}

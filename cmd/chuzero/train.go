@@ -88,10 +88,11 @@ func runTrain(args []string, stdout, stderr io.Writer) int {
 			log.Error("switching self-play to the promoted network failed", "err", err)
 		}
 	}
-	addr, err := serveMetrics(ctx, cfg.Metrics, rf.set["metrics-addr"], reg, func() error { return ctx.Err() }, log)
+	addr, stopMetrics, err := serveMetrics(cfg.Metrics, rf.set["metrics-addr"], reg, func() error { return ctx.Err() }, log)
 	if err != nil {
 		return fail(err)
 	}
+	defer stopMetrics()
 	if addr != "" {
 		log.Info("metrics", "url", "http://"+addr+"/metrics")
 		fmt.Fprintf(stdout, "metrics: http://%s/metrics\n", addr)

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/prometheus/common/expfmt"
+	"go.uber.org/goleak"
 	"github.com/prometheus/common/model"
 
 	"chuzero/checkpoints"
@@ -30,12 +31,15 @@ import (
 )
 
 // TestMain lets the test binary act as chuzero itself, for the tests that
-// need a real process (the kill test): CHUZERO_MAIN=1 runs main.
+// need a real process (the kill test): CHUZERO_MAIN=1 runs main. Otherwise
+// it runs the tests and then checks that no goroutine outlived them.
 func TestMain(m *testing.M) {
 	if os.Getenv("CHUZERO_MAIN") == "1" {
 		os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 	}
-	os.Exit(m.Run())
+	// no command may leave a goroutine behind (a watcher, a reader, a
+	// server): checked after all the tests
+	goleak.VerifyTestMain(m)
 }
 
 // quickConfig is a run small enough for tests: the tiny network on Sho,

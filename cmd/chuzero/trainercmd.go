@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -43,12 +44,16 @@ func runTrainer(args []string, stdout, stderr io.Writer) int {
 	defer ts.close()
 	if !rf.quiet {
 		ts.prog = newProgress(os.Stderr, log, rf.duration, *maxSteps)
-		go ts.prog.run(ctx)
+		progCtx, stopProg := context.WithCancel(ctx)
+		progDone := make(chan struct{})
+		go func() { ts.prog.run(progCtx); close(progDone) }()
+		defer func() { stopProg(); <-progDone }()
 	}
-	addr, err := serveMetrics(ctx, cfg.Metrics, rf.set["metrics-addr"], reg, func() error { return ctx.Err() }, log)
+	addr, stopMetrics, err := serveMetrics(cfg.Metrics, rf.set["metrics-addr"], reg, func() error { return ctx.Err() }, log)
 	if err != nil {
 		return fail(err)
 	}
+	defer stopMetrics()
 	if addr != "" {
 		fmt.Fprintf(stdout, "metrics: http://%s/metrics\n", addr)
 	}

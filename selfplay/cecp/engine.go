@@ -225,23 +225,35 @@ func (e *Engine) send(format string, args ...any) {
 }
 
 // Serve runs the protocol on in and out until "quit", the end of in, or
-// ctx ends.
+// ctx ends. Its search is stopped and joined before it returns; the
+// goroutine reading in ends at once if in has a read deadline (an *os.File
+// on a pipe or a socket: Serve sets the deadline to now, leaving in unusable
+// for further reads), else at in's next line or its end.
 func (e *Engine) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 	e.out = bufio.NewWriter(out)
 	lines := make(chan string)
 	readErr := make(chan error, 1)
+	served := make(chan struct{}) // closed when Serve returns
 	go func() {
 		sc := bufio.NewScanner(in)
 		sc.Buffer(make([]byte, 64<<10), 1<<20)
 		for sc.Scan() {
 			select {
 			case lines <- sc.Text():
-			case <-ctx.Done():
+			case <-served:
 				return
 			}
 		}
 		readErr <- sc.Err()
 		close(lines)
+	}()
+	defer func() {
+		close(served)
+		// a reader blocked on in ends now where in can say so (a pipe,
+		// a socket), else at in's next line or end
+		if d, ok := in.(interface{ SetReadDeadline(time.Time) error }); ok {
+			d.SetReadDeadline(time.Now())
+		}
 	}()
 	defer e.stopThinking(true)
 	for {
