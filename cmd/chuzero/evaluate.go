@@ -169,7 +169,14 @@ func newJudge(cfg RunConfig, dir string, store *checkpoints.Store, m *Metrics, l
 	if j.best, j.hasBest, err = readBest(dir); err != nil {
 		return nil, err
 	}
-	if evals, err := report.ReadLog[report.EvalEntry](dir, report.EvalLog); err == nil && len(evals) > 0 {
+	evals, damaged, err := report.ReadLog[report.EvalEntry](dir, report.EvalLog)
+	if err != nil {
+		return nil, err
+	}
+	if damaged > 0 {
+		log.Warn("damaged lines in the evaluation log were skipped", "log", report.EvalLog, "lines", damaged)
+	}
+	if len(evals) > 0 {
 		j.last = evals[len(evals)-1].Step
 	}
 	return j, nil

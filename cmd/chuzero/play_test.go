@@ -364,7 +364,7 @@ func TestJudge(t *testing.T) {
 	if err := j.evaluate(ctx, latest); err != nil {
 		t.Fatal(err)
 	}
-	evals, _ := report.ReadLog[report.EvalEntry](dir, report.EvalLog)
+	evals, _, _ := report.ReadLog[report.EvalEntry](dir, report.EvalLog)
 	var opps []string
 	for _, e := range evals {
 		opps = append(opps, e.Opponent)
@@ -391,7 +391,7 @@ func TestJudge(t *testing.T) {
 	if err := j.gate(ctx, cand); err != nil {
 		t.Fatal(err)
 	}
-	gates, _ := report.ReadLog[report.GatingEntry](dir, report.GatingLog)
+	gates, _, _ := report.ReadLog[report.GatingEntry](dir, report.GatingLog)
 	if len(gates) != 1 || gates[0].Candidate != cand.Name || gates[0].Best != "step-000000005" || gates[0].Games < 1 {
 		t.Fatalf("gating log %+v", gates)
 	}

@@ -369,11 +369,11 @@ gating: {enabled: true, games: 4, simulations: 4, elo0: 0, elo1: 200}
 	if code != 0 {
 		t.Fatalf("train: exit %d\n%s\n%s", code, out, errs)
 	}
-	trains, err := report.ReadLog[report.TrainEntry](dir, report.TrainLog)
+	trains, _, err := report.ReadLog[report.TrainEntry](dir, report.TrainLog)
 	if err != nil || len(trains) == 0 || trains[len(trains)-1].Loss <= 0 {
 		t.Errorf("train log: %d entries, %v", len(trains), err)
 	}
-	evals, err := report.ReadLog[report.EvalEntry](dir, report.EvalLog)
+	evals, _, err := report.ReadLog[report.EvalEntry](dir, report.EvalLog)
 	if err != nil || len(evals) == 0 {
 		t.Fatalf("eval log: %d entries, %v\n%s", len(evals), err, errs)
 	}
@@ -382,7 +382,7 @@ gating: {enabled: true, games: 4, simulations: 4, elo0: 0, elo1: 200}
 			t.Errorf("eval entry %+v", e)
 		}
 	}
-	gates, err := report.ReadLog[report.GatingEntry](dir, report.GatingLog)
+	gates, _, err := report.ReadLog[report.GatingEntry](dir, report.GatingLog)
 	if err != nil || len(gates) == 0 {
 		t.Fatalf("gating log: %d entries, %v\n%s", len(gates), err, errs)
 	}
@@ -424,7 +424,7 @@ func TestSelfPlayThenTrainer(t *testing.T) {
 	if step, _, games := checkRun(t, dir); step != 6 || games < 8 {
 		t.Errorf("step %d, %d games", step, games)
 	}
-	if trains, err := report.ReadLog[report.TrainEntry](dir, report.TrainLog); err != nil || len(trains) == 0 {
+	if trains, _, err := report.ReadLog[report.TrainEntry](dir, report.TrainLog); err != nil || len(trains) == 0 {
 		t.Errorf("train log: %d entries, %v", len(trains), err)
 	}
 }

@@ -5,6 +5,7 @@ package report
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -14,8 +15,8 @@ import (
 )
 
 // Log files of a run directory, under LogsDir. Each is JSON Lines, one
-// object per line, appended as the run goes; a reader skips a truncated
-// last line (a process killed while writing).
+// object per line, appended as the run goes; a reader skips and counts
+// damaged lines (a process killed while writing cuts one).
 const (
 	LogsDir   = "logs"
 	TrainLog  = "train.jsonl"  // TrainEntry
@@ -92,7 +93,9 @@ func NewAppender(runDir, name string) *Appender {
 }
 
 // Append writes v as one line, with one write call, so a reader never
-// sees half a line except after a crash mid-write.
+// sees half a line except after a crash mid-write. If such a crash left a
+// cut line at the end, the entry starts on a fresh line after it, so that
+// only the cut line is lost.
 func (a *Appender) Append(v any) error {
 	b, err := json.Marshal(v)
 	if err != nil {
@@ -103,44 +106,85 @@ func (a *Appender) Append(v any) error {
 	if err := os.MkdirAll(filepath.Dir(a.path), 0o755); err != nil {
 		return err
 	}
-	f, err := os.OpenFile(a.path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	f, err := os.OpenFile(a.path, os.O_APPEND|os.O_CREATE|os.O_RDWR, 0o644)
 	if err != nil {
 		return err
 	}
-	_, err = f.Write(append(b, '\n'))
+	line := make([]byte, 0, len(b)+2)
+	if cut, err := endsCut(f); err != nil {
+		f.Close()
+		return err
+	} else if cut {
+		line = append(line, '\n')
+	}
+	line = append(append(line, b...), '\n')
+	_, err = f.Write(line)
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
 	return err
 }
 
-// ReadLog reads every complete entry of runDir/logs/name into a slice of
-// T. A missing file is an empty log; a line that does not parse is an
-// error unless it is the last one (cut by a crash).
-func ReadLog[T any](runDir, name string) ([]T, error) {
+// endsCut reports whether f is not empty and does not end in a newline.
+func endsCut(f *os.File) (bool, error) {
+	st, err := f.Stat()
+	if err != nil || st.Size() == 0 {
+		return false, err
+	}
+	var last [1]byte
+	if _, err := f.ReadAt(last[:], st.Size()-1); err != nil {
+		return false, err
+	}
+	return last[0] != '\n', nil
+}
+
+// ReadLog reads every entry of runDir/logs/name into a slice of T. A
+// missing file is an empty log. Lines that do not parse (a line cut by a
+// crash, at the end or, after a restart, anywhere) are skipped and
+// counted in damaged.
+func ReadLog[T any](runDir, name string) (entries []T, damaged int, err error) {
 	path := filepath.Join(runDir, LogsDir, name)
+	err = ScanLines(path, func(v T) { entries = append(entries, v) }, func(int, bool, error) { damaged++ })
+	return entries, damaged, err
+}
+
+// ScanLines calls each for every JSON line of the file at path that
+// decodes as a T, and bad (with its line number, whether it is the file's
+// last line and the decoding error) for every other non-blank line. A
+// missing file has no lines; an error reading the file is returned.
+func ScanLines[T any](path string, each func(T), bad func(line int, last bool, err error)) error {
 	f, err := os.Open(path)
 	if os.IsNotExist(err) {
-		return nil, nil
+		return nil
 	}
 	if err != nil {
-		return nil, err
+		return fmt.Errorf("report: %w", err)
 	}
 	defer f.Close()
-	var out []T
-	var bad error
 	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<16), 16<<20)
+	sc.Buffer(make([]byte, 1<<16), 64<<20)
+	badLine, badErr := 0, error(nil) // reported once the next line shows whether it was the last
 	for line := 1; sc.Scan(); line++ {
-		if bad != nil {
-			return out, bad // a bad line that was not the last
-		}
-		var v T
-		if err := json.Unmarshal(sc.Bytes(), &v); err != nil {
-			bad = fmt.Errorf("report: %s:%d: %w", path, line, err)
+		b := bytes.TrimSpace(sc.Bytes())
+		if len(b) == 0 {
 			continue
 		}
-		out = append(out, v)
+		if badErr != nil {
+			bad(badLine, false, badErr)
+			badErr = nil
+		}
+		var v T
+		if err := json.Unmarshal(b, &v); err != nil {
+			badLine, badErr = line, err
+			continue
+		}
+		each(v)
 	}
-	return out, sc.Err()
+	if badErr != nil {
+		bad(badLine, true, badErr)
+	}
+	if err := sc.Err(); err != nil {
+		return fmt.Errorf("report: %s: %w", path, err)
+	}
+	return nil
 }

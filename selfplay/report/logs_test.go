@@ -7,28 +7,49 @@ import (
 	"time"
 )
 
-func TestLogs(t *testing.T) {
-	dir := t.TempDir()
-	a := NewAppender(dir, TrainLog)
-	for i := 0; i < 3; i++ {
-		if err := a.Append(TrainEntry{Time: time.Unix(int64(i), 0).UTC(), Step: int64(i * 10), Loss: 1}); err != nil {
+func appendSteps(t *testing.T, a *Appender, steps ...int64) {
+	t.Helper()
+	for _, s := range steps {
+		if err := a.Append(TrainEntry{Time: time.Unix(s, 0).UTC(), Step: s, Loss: 1}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	// a crash mid-write leaves half a line: skipped
-	f, _ := os.OpenFile(filepath.Join(dir, LogsDir, TrainLog), os.O_APPEND|os.O_WRONLY, 0)
-	f.WriteString(`{"time":"2026`)
+}
+
+func cutLine(t *testing.T, dir, name string) {
+	t.Helper()
+	f, err := os.OpenFile(filepath.Join(dir, LogsDir, name), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString(`{"time":"2026`) // a crash mid-write
 	f.Close()
-	got, err := ReadLog[TrainEntry](dir, TrainLog)
-	if err != nil || len(got) != 3 || got[2].Step != 20 {
-		t.Fatalf("ReadLog = %+v, %v", got, err)
+}
+
+func TestLogs(t *testing.T) {
+	dir := t.TempDir()
+	a := NewAppender(dir, TrainLog)
+	appendSteps(t, a, 0, 10, 20)
+	cutLine(t, dir, TrainLog)
+	got, damaged, err := ReadLog[TrainEntry](dir, TrainLog)
+	if err != nil || len(got) != 3 || got[2].Step != 20 || damaged != 1 {
+		t.Fatalf("ReadLog after a cut = %+v, %d damaged, %v", got, damaged, err)
 	}
-	// a damaged line in the middle is an error
+	// the run restarts and appends: the new entries start on a fresh
+	// line, and only the cut one is lost
+	appendSteps(t, a, 30, 40)
+	cutLine(t, dir, TrainLog)
+	appendSteps(t, a, 50)
+	got, damaged, err = ReadLog[TrainEntry](dir, TrainLog)
+	if err != nil || len(got) != 6 || got[5].Step != 50 || damaged != 2 {
+		t.Fatalf("ReadLog after restarts = %d entries (%+v), %d damaged, %v", len(got), got, damaged, err)
+	}
+	// a damaged line anywhere is skipped and counted
 	os.WriteFile(filepath.Join(dir, LogsDir, EvalLog), []byte("{}\nnot json\n{}\n"), 0o644)
-	if _, err := ReadLog[EvalEntry](dir, EvalLog); err == nil {
-		t.Errorf("a damaged line in the middle was accepted")
+	if evals, damaged, err := ReadLog[EvalEntry](dir, EvalLog); err != nil || len(evals) != 2 || damaged != 1 {
+		t.Errorf("a damaged middle line: %d entries, %d damaged, %v", len(evals), damaged, err)
 	}
-	if got, err := ReadLog[GatingEntry](dir, GatingLog); err != nil || got != nil {
-		t.Errorf("a missing log: %v, %v", got, err)
+	if got, damaged, err := ReadLog[GatingEntry](dir, GatingLog); err != nil || got != nil || damaged != 0 {
+		t.Errorf("a missing log: %v, %d, %v", got, damaged, err)
 	}
 }

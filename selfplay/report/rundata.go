@@ -1,8 +1,6 @@
 package report
 
 import (
-	"bufio"
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -280,41 +278,16 @@ func (d *runData) warn(msg string) {
 // skipped: silently when it is the last one (cut short by a crash; counted
 // in Summary.Truncated), with a warning naming file and line otherwise.
 func readJSONLines[T any](d *runData, path string, each func(T)) error {
-	f, err := os.Open(path)
-	if os.IsNotExist(err) {
-		return nil
-	}
+	err := ScanLines(path, each, func(line int, last bool, err error) {
+		if last {
+			d.sum.Truncated++ // a cut last line: the run is writing, or was killed
+			return
+		}
+		d.warn(fmt.Sprintf("%s:%d: skipped: %v", path, line, err))
+		d.sum.SkippedLines++
+	})
 	if err != nil {
-		return fmt.Errorf("report: %w", err)
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<16), 64<<20)
-	var pending string // the warning for the last bad line, unless it turns out to be the file's last
-	line := 0
-	for sc.Scan() {
-		line++
-		b := bytes.TrimSpace(sc.Bytes())
-		if len(b) == 0 {
-			continue
-		}
-		if pending != "" {
-			d.warn(pending)
-			d.sum.SkippedLines++
-			pending = ""
-		}
-		var v T
-		if err := json.Unmarshal(b, &v); err != nil {
-			pending = fmt.Sprintf("%s:%d: skipped: %v", path, line, err)
-			continue
-		}
-		each(v)
-	}
-	if pending != "" {
-		d.sum.Truncated++
-	}
-	if err := sc.Err(); err != nil {
-		d.warn(fmt.Sprintf("%s: after line %d: %v", path, line, err))
+		d.warn(err.Error())
 	}
 	return nil
 }
