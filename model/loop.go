@@ -167,6 +167,9 @@ type Loop struct {
 	// OnCheckpoint is called after a checkpoint is written, from the loop's
 	// goroutine, between steps (the weights are stable during the call).
 	OnCheckpoint func(e checkpoints.Entry, w *Weights)
+	// OnCorrupt is called with the number of sample files newly found
+	// damaged (and skipped) by a refresh of the window, and their errors.
+	OnCorrupt func(files int, err error)
 }
 
 // NewLoop opens the training state of a run.
@@ -286,8 +289,12 @@ func (l *Loop) run(ctx context.Context, maxSteps int64) error {
 			return err
 		}
 		if time.Since(lastRefresh) >= l.cfg.Poll {
+			known := len(l.replay.Corrupt())
 			if _, err := l.replay.Refresh(); err != nil {
 				l.log.Error("damaged sample files skipped", "err", err)
+				if n := len(l.replay.Corrupt()) - known; n > 0 && l.OnCorrupt != nil {
+					l.OnCorrupt(n, err)
+				}
 			}
 			lastRefresh = time.Now()
 		}

@@ -98,20 +98,20 @@ func checkRun(t *testing.T, dir string) (step int64, samples, games int) {
 	return step, samples, games
 }
 
-// TestTrainEndToEnd trains the tiny network on Sho for a bounded time and
-// gets games and at least two checkpoints; a second run resumes.
+// TestTrainEndToEnd trains the tiny network on Sho for six steps and gets
+// games and at least two checkpoints; a second run resumes.
 func TestTrainEndToEnd(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "run")
 	cfg := writeQuickConfig(t)
-	code, out, errs := runCmd("train", "-run", dir, "-config", cfg, "-duration", "12s", "-metrics-addr", "off", "-quiet")
+	code, out, errs := runCmd("train", "-run", dir, "-config", cfg, "-max-steps", "6", "-metrics-addr", "off", "-quiet")
 	if code != 0 {
 		t.Fatalf("train: exit %d\n%s\n%s", code, out, errs)
 	}
 	step, samples, games := checkRun(t, dir)
 	list, _ := (&checkpoints.Store{Dir: filepath.Join(dir, "checkpoints")}).List()
 	t.Logf("%d games, %d samples, step %d, %d checkpoints", games, samples, step, len(list))
-	if games == 0 || samples == 0 || len(list) < 2 || step < 5 {
-		t.Fatalf("after 12 s: %d games, %d samples, %d checkpoints (step %d)", games, samples, len(list), step)
+	if games == 0 || samples == 0 || len(list) < 2 || step != 6 {
+		t.Fatalf("after 6 steps: %d games, %d samples, %d checkpoints (step %d)", games, samples, len(list), step)
 	}
 	// the effective config was written, and a second run resumes from it
 	if _, err := os.Stat(filepath.Join(dir, "config.json")); err != nil {
@@ -201,34 +201,44 @@ func (s *syncBuffer) String() string {
 	return s.b.String()
 }
 
-// TestMetricsScrape scrapes /metrics of a running train, parses it with
-// the Prometheus text parser and checks the documented metrics; with
-// promtool installed, "promtool check metrics" must pass too.
+// TestMetricsScrape scrapes /metrics of a running train until it has
+// played games and taken steps, parses it with the Prometheus text parser
+// and checks the documented metrics; with promtool installed, "promtool
+// check metrics" must pass too. A damaged sample file in the run is
+// counted by chuzero_replay_corrupt_files_total.
 func TestMetricsScrape(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "run")
 	cfg := writeQuickConfig(t)
-	var out, errs syncBuffer
-	done := make(chan int)
-	go func() {
-		done <- run([]string{"train", "-run", dir, "-config", cfg, "-duration", "10s", "-metrics-addr", "127.0.0.1:0", "-quiet"}, &out, &errs)
-	}()
+	if err := os.MkdirAll(filepath.Join(dir, selfplay.SamplesDir), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	damaged := filepath.Join(dir, selfplay.SamplesDir, "damaged"+encode.SampleFileExt)
+	if err := os.WriteFile(damaged, []byte("not a sample file"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	re := regexp.MustCompile(`metrics: (http://\S+)`)
-	var url string
-	for i := 0; i < 100 && url == ""; i++ {
-		time.Sleep(50 * time.Millisecond)
-		if m := re.FindStringSubmatch(out.String()); m != nil {
-			url = m[1]
+	var url, body string
+	args := []string{"train", "-run", dir, "-config", cfg, "-metrics-addr", "127.0.0.1:0", "-quiet"}
+	code, out, errs := runUntil(t, args, 1800, func(out string) bool {
+		m := re.FindStringSubmatch(out)
+		if m == nil {
+			return false
 		}
+		url, body = m[1], get(t, m[1])
+		if metricValue(body, "chuzero_train_steps_total") < 3 || !strings.Contains(body, "chuzero_selfplay_games_total{") {
+			return false
+		}
+		if h := get(t, strings.Replace(url, "/metrics", "/healthz", 1)); strings.TrimSpace(h) != "ok" {
+			t.Errorf("/healthz: %q", h)
+		}
+		return true
+	})
+	if code != 0 {
+		t.Fatalf("train: exit %d\n%s\n%s", code, out, errs)
 	}
-	if url == "" {
-		t.Fatalf("no metrics address printed:\n%s\n%s", out.String(), errs.String())
+	if n := metricValue(body, "chuzero_replay_corrupt_files_total"); n != 1 {
+		t.Errorf("chuzero_replay_corrupt_files_total = %v with one damaged file", n)
 	}
-	time.Sleep(7 * time.Second) // let games finish and steps happen
-	body := get(t, url)
-	if h := get(t, strings.Replace(url, "/metrics", "/healthz", 1)); strings.TrimSpace(h) != "ok" {
-		t.Errorf("/healthz: %q", h)
-	}
-	<-done
 	parser := expfmt.NewTextParser(model.UTF8Validation)
 	families, err := parser.TextToMetricFamilies(strings.NewReader(body))
 	if err != nil {
@@ -245,9 +255,6 @@ func TestMetricsScrape(t *testing.T) {
 			t.Errorf("metric %s missing from the scrape", name)
 		}
 	}
-	if f := families["chuzero_selfplay_games_total"]; f != nil && len(f.Metric) == 0 {
-		t.Errorf("no game counted in 7 s")
-	}
 	if promtool, err := exec.LookPath("promtool"); err == nil {
 		cmd := exec.Command(promtool, "check", "metrics")
 		cmd.Stdin = strings.NewReader(body)
@@ -257,6 +264,20 @@ func TestMetricsScrape(t *testing.T) {
 	} else {
 		t.Log("promtool not installed (Debian package prometheus): skipping promtool check metrics")
 	}
+}
+
+// metricValue returns the value of an unlabelled sample name in a scrape
+// (-1 when absent).
+func metricValue(body, name string) float64 {
+	for _, line := range strings.Split(body, "\n") {
+		if v, ok := strings.CutPrefix(line, name+" "); ok {
+			var f float64
+			if _, err := fmt.Sscan(v, &f); err == nil {
+				return f
+			}
+		}
+	}
+	return -1
 }
 
 func get(t *testing.T, url string) string {
@@ -365,7 +386,12 @@ gating: {enabled: true, games: 4, simulations: 4, elo0: 0, elo1: 200}
 	if err := os.WriteFile(cfg, []byte(extra), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	code, out, errs := runCmd("train", "-run", dir, "-config", cfg, "-duration", "15s", "-metrics-addr", "off", "-quiet")
+	args := []string{"train", "-run", dir, "-config", cfg, "-metrics-addr", "off", "-quiet"}
+	code, out, errs := runUntil(t, args, 3000, func(string) bool {
+		evals, _, _ := report.ReadLog[report.EvalEntry](dir, report.EvalLog)
+		gates, _, _ := report.ReadLog[report.GatingEntry](dir, report.GatingLog)
+		return len(evals) > 0 && len(gates) > 0
+	})
 	if code != 0 {
 		t.Fatalf("train: exit %d\n%s\n%s", code, out, errs)
 	}

@@ -58,6 +58,7 @@ func newTrainSide(cfg RunConfig, dir string, m *Metrics, log *slog.Logger) (*tra
 			t.afterCheckpoint(e, w)
 		}
 	}
+	loop.OnCorrupt = func(files int, _ error) { m.corruptFiles.Add(float64(files)) } // the loop logs the errors
 	loop.OnStep = func(i model.StepInfo) {
 		m.step(i)
 		trainLog.step(i, log)
