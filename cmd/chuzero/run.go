@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"syscall"
 	"time"
@@ -19,6 +20,7 @@ import (
 	"chuzero/checkpoints"
 	"chuzero/mcts"
 	"chuzero/model"
+	"chuzero/rules"
 	"chuzero/selfplay"
 )
 
@@ -41,6 +43,7 @@ type runFlags struct {
 }
 
 func (f *runFlags) register(fs *flag.FlagSet, withTrain, withSelf bool) {
+	trainCores, selfCores := splitCores(runtime.GOMAXPROCS(0))
 	fs.StringVar(&f.run, "run", "", "run directory (default runs/<variant>): config.json, samples/, games/, checkpoints/")
 	fs.StringVar(&f.config, "config", "", "YAML or JSON config file (keys as in the run's config.json; see README)")
 	fs.StringVar(&f.variant, "variant", "", "game: chu, sho or heian (default: the run's, else chu)")
@@ -52,11 +55,11 @@ func (f *runFlags) register(fs *flag.FlagSet, withTrain, withSelf bool) {
 	fs.Var(&f.rules, "rule", "rules option `Name=Value` (repeatable; a fresh run only)")
 	if withTrain {
 		fs.StringVar(&f.preset, "preset", "", "network preset of a fresh run: tiny, small, medium, large (default small)")
-		fs.IntVar(&f.trainThread, "train-threads", 0, "goroutines per layer in training (default: every core)")
+		fs.IntVar(&f.trainThread, "train-threads", 0, fmt.Sprintf("goroutines per layer in training (default: half the cores, %d here)", trainCores))
 	}
 	if withSelf {
-		fs.IntVar(&f.games, "games", 0, "self-play games at once (default 16)")
-		fs.IntVar(&f.selfThreads, "selfplay-threads", 0, "goroutines per layer of the self-play network (default: every core)")
+		fs.IntVar(&f.games, "games", 0, fmt.Sprintf("self-play games at once (default %d)", selfplay.DefaultConfig(rules.Chu).Games))
+		fs.IntVar(&f.selfThreads, "selfplay-threads", 0, fmt.Sprintf("goroutines per layer of the self-play network (default: every core, %d here)", selfCores))
 	}
 }
 

@@ -19,8 +19,8 @@ import (
 	"time"
 
 	"github.com/prometheus/common/expfmt"
-	"go.uber.org/goleak"
 	"github.com/prometheus/common/model"
+	"go.uber.org/goleak"
 
 	"chuzero/checkpoints"
 	"chuzero/encode"
