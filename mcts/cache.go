@@ -175,7 +175,7 @@ func (c *Cache) Counts() (hits, misses int64) { return c.counts.Hits.Load(), c.c
 // played capped at MaxPlies (the progress plane, plies / MaxPlies), the
 // last c.history moves, and the moves asked about.
 func (c *Cache) key(r *encode.Request) uint64 {
-	const golden = 0x9e3779b97f4a7c15
+	const golden = rules.Golden
 	p := &r.Pos
 	maxPlies := p.Rules().Config().MaxPlies
 	rep := min(max(r.Repetitions, 1), 3)

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"chuzero/encode"
+	"chuzero/rules"
 )
 
 // Evaluator scores positions for the search: for each request it fills
@@ -44,7 +45,7 @@ func (e Random) Evaluate(_ context.Context, reqs []*encode.Request) error {
 		h := mix(r.Pos.Hash() ^ e.Seed)
 		var sum float64
 		for i, m := range r.Moves {
-			x := float64(mix(h^uint64(m)*0x9e3779b97f4a7c15)>>11) / (1 << 53)
+			x := float64(mix(h^uint64(m)*rules.Golden)>>11) / (1 << 53)
 			p := math.Exp(3 * x) // spread: priors differ by up to e^3
 			r.Priors[i] = float32(p)
 			sum += p
@@ -62,8 +63,4 @@ func (e Random) Evaluate(_ context.Context, reqs []*encode.Request) error {
 }
 
 // mix is the splitmix64 finalizer.
-func mix(z uint64) uint64 {
-	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
-	z = (z ^ z>>27) * 0x94d049bb133111eb
-	return z ^ z>>31
-}
+func mix(z uint64) uint64 { return rules.Mix64(z) }

@@ -19,12 +19,6 @@ type BatcherConfig struct {
 	Threads  int           // goroutines per network layer in each worker (0: GOMAXPROCS)
 }
 
-// DefaultBatcherConfig returns batches of up to 64 positions, 2 ms of
-// waiting, one worker (the network itself uses every core).
-func DefaultBatcherConfig() BatcherConfig {
-	return BatcherConfig{MaxBatch: 64, MaxWait: 2 * time.Millisecond, Workers: 1}
-}
-
 // Validate reports a problem with c.
 func (c BatcherConfig) Validate() error {
 	if c.MaxBatch < 1 || c.Workers < 1 || c.MaxWait < 0 {

@@ -10,6 +10,7 @@ import (
 	"sort"
 
 	"chuzero/encode"
+	"chuzero/rules"
 )
 
 // ReplayConfig configures the replay window.
@@ -56,7 +57,7 @@ func (c ReplayConfig) Validate() error {
 
 // heldOut reports whether the game with this id is held out of training.
 func (c ReplayConfig) heldOut(game uint64) bool {
-	z := (game ^ game>>31) * 0x9e3779b97f4a7c15 // ids are seeds already; mix once more
+	z := (game ^ game>>31) * rules.Golden // ids are seeds already; mix once more
 	return float64(z>>11)/(1<<53) < c.HoldOut
 }
 

@@ -43,8 +43,6 @@ const (
 	Wall  Piece = 0x80
 )
 
-const colorBit = 0x40
-
 // MakePiece returns the piece of kind k and color c.
 func MakePiece(k Kind, c Color) Piece { return Piece(k) | Piece(c)<<6 }
 

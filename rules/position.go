@@ -83,11 +83,8 @@ var (
 func init() {
 	s := uint64(0x6368757a65726f21) // "chuzero!"
 	next := func() uint64 {         // splitmix64
-		s += 0x9e3779b97f4a7c15
-		z := s
-		z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
-		z = (z ^ z>>27) * 0x94d049bb133111eb
-		return z ^ z>>31
+		s += Golden
+		return Mix64(s)
 	}
 	for i := range zPiece {
 		for j := range zPiece[i] {

@@ -142,16 +142,6 @@ func (r Result) String() string {
 // WinFor returns the result "c wins because of why".
 func WinFor(c Color, why Reason) Result { return winFor(c, why) }
 
-// ParseReason is the inverse of Reason.String.
-func ParseReason(s string) (Reason, bool) {
-	for r := ReasonNone; r < numReasons; r++ {
-		if reasonNames[r] == s {
-			return r, true
-		}
-	}
-	return ReasonNone, false
-}
-
 func winFor(c Color, why Reason) Result {
 	if c == Sente {
 		return Result{SenteWins, why}

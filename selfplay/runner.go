@@ -216,8 +216,5 @@ func (r *Runner) count(f finished) {
 
 // GameSeed returns the seed of game index i of a run seeded with seed.
 func GameSeed(seed, i uint64) uint64 {
-	z := seed ^ (i+1)*0x9e3779b97f4a7c15
-	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
-	z = (z ^ z>>27) * 0x94d049bb133111eb
-	return z ^ z>>31
+	return rules.Mix64(seed ^ (i+1)*rules.Golden)
 }

@@ -14,7 +14,6 @@ import (
 	"chuzero/checkpoints"
 	"chuzero/mcts"
 	"chuzero/model"
-	"chuzero/rules"
 	"chuzero/selfplay/arena"
 )
 
@@ -284,11 +283,3 @@ func (n *networks) entrant(p playerSpec, engineLog *os.File) (arena.Entrant, err
 	return s, p.budget.Validate()
 }
 
-// rulesOf returns the rules config a checkpoint was trained under.
-func rulesOf(e checkpoints.Entry) (rules.Config, error) {
-	c, err := checkpoints.ReadFile(e.Path)
-	if err != nil {
-		return rules.Config{}, err
-	}
-	return rules.ParseConfig(c.Meta.Rules)
-}

@@ -265,7 +265,7 @@ func (m *Match) play(ctx context.Context, j job) (*GameRecord, error) {
 		return nil, err
 	}
 	start := g.Start()
-	seed := uint64(j.index)*0x9e3779b97f4a7c15 ^ m.cfg.Seed
+	seed := uint64(j.index)*rules.Golden ^ m.cfg.Seed
 	ids := [2]int{j.sente, j.gote}
 	var players [2]Player
 	defer func() {
