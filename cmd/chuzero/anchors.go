@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"chuzero/checkpoints"
+	"chuzero/mcts"
 	"chuzero/rules"
 	"chuzero/selfplay/arena"
 )
@@ -39,7 +40,7 @@ func abAnchorDepth(a string) (int, bool) {
 // anchor returns the entrant of anchor a for evaluating latest, or nil
 // when it does not apply (the checkpoint is the anchor itself, or the
 // variant or machine lacks it).
-func (j *judge) anchor(a string, latest checkpoints.Entry, nets *networks, b arena.Budget) (arena.Entrant, error) {
+func (j *judge) anchor(a string, latest checkpoints.Entry, nets *networks, b mcts.Budget) (arena.Entrant, error) {
 	switch a {
 	case "greedy":
 		return arena.Greedy{}, nil

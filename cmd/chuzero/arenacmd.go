@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"chuzero/mcts"
 	"chuzero/rules"
 	"chuzero/selfplay/arena"
 )
@@ -121,7 +122,7 @@ func runArena(args []string, stdout, stderr io.Writer) int {
 	if dir == "" {
 		dir = filepath.Join("runs", vf.variant)
 	}
-	defBudget := arena.Budget{Simulations: *sims, Time: *movetime}
+	defBudget := mcts.Budget{Simulations: *sims, Time: *movetime}
 	if *movetime > 0 && !flagSet(fs, "sims") {
 		defBudget.Simulations = 0
 	}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"chuzero/checkpoints"
+	"chuzero/mcts"
 	"chuzero/model"
 	"chuzero/rules"
 	"chuzero/selfplay"
@@ -326,7 +327,7 @@ func (j *judge) gate(ctx context.Context, cand checkpoints.Entry) error {
 	if err != nil {
 		return err
 	}
-	b := arena.Budget{Simulations: g.Simulations}
+	b := mcts.Budget{Simulations: g.Simulations}
 	candName, bestName := cand.Name, best.Name
 	if candName == bestName {
 		bestName += "-best"
@@ -371,7 +372,7 @@ func (j *judge) evaluate(ctx context.Context, latest checkpoints.Entry) error {
 	if err != nil {
 		return err
 	}
-	b := arena.Budget{Simulations: ev.Simulations}
+	b := mcts.Budget{Simulations: ev.Simulations}
 	me := arena.NewSearcher(latest.Name, le, b)
 	for _, a := range ev.Anchors {
 		opp, err := j.anchor(a, latest, nets, b)

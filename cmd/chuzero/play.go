@@ -10,7 +10,6 @@ import (
 	"chuzero/checkpoints"
 	"chuzero/mcts"
 	"chuzero/rules"
-	"chuzero/selfplay/arena"
 	"chuzero/selfplay/cecp"
 )
 
@@ -52,7 +51,7 @@ func runPlay(args []string, stdout, stderr io.Writer) int {
 		defer f.Close()
 		log = slog.New(slog.NewTextHandler(f, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	}
-	budget := arena.Budget{Simulations: *sims, Time: *movetime}
+	budget := mcts.Budget{Simulations: *sims, Time: *movetime}
 	if err := budget.Validate(); err != nil {
 		return fail(err)
 	}

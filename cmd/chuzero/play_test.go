@@ -16,6 +16,7 @@ import (
 
 	"chuzero/checkpoints"
 	"chuzero/encode"
+	"chuzero/mcts"
 	cmodel "chuzero/model"
 	"chuzero/rules"
 	"chuzero/selfplay/arena"
@@ -265,7 +266,7 @@ func FuzzParsePlayer(f *testing.F) {
 		"uniform,gumbel", "greedy,name=", "5,sims=0", ",", "xboard:"} {
 		f.Add(s)
 	}
-	def := arena.Budget{Simulations: 100}
+	def := mcts.Budget{Simulations: 100}
 	f.Fuzz(func(t *testing.T, s string) {
 		p, err := parsePlayer(s, def)
 		if err != nil {
@@ -284,14 +285,14 @@ func FuzzParsePlayer(f *testing.F) {
 }
 
 func TestParsePlayer(t *testing.T) {
-	def := arena.Budget{Simulations: 100}
+	def := mcts.Budget{Simulations: 100}
 	for _, tc := range []struct {
 		in, kind, label string
-		budget          arena.Budget
+		budget          mcts.Budget
 	}{
 		{"latest", "checkpoint", "step-1-100", def},
-		{"latest,sims=20,name=net", "checkpoint", "net", arena.Budget{Simulations: 20}},
-		{"uniform,time=2s", "uniform", "uniform-2s", arena.Budget{Time: 2 * time.Second}},
+		{"latest,sims=20,name=net", "checkpoint", "net", mcts.Budget{Simulations: 20}},
+		{"uniform,time=2s", "uniform", "uniform-2s", mcts.Budget{Time: 2 * time.Second}},
 		{"hachu,depth=3", "xboard", "hachu-d3", def},
 		{"xboard:/usr/games/hachu,depth=1,opt:Okazaki rule=1", "xboard", "hachu-d1", def},
 		{"greedy", "greedy", "greedy", def},

@@ -40,7 +40,7 @@ type playerSpec struct {
 	kind   string // checkpoint, uniform, random, greedy, ab, xboard
 	ref    string // checkpoint reference, or the engine command line
 	name   string
-	budget arena.Budget
+	budget mcts.Budget
 	gumbel bool
 	depth  int
 	memory int
@@ -51,7 +51,7 @@ type playerSpec struct {
 }
 
 // parsePlayer reads one player argument (see playerSpecHelp).
-func parsePlayer(s string, def arena.Budget) (playerSpec, error) {
+func parsePlayer(s string, def mcts.Budget) (playerSpec, error) {
 	parts := strings.Split(s, ",")
 	p := playerSpec{ref: strings.TrimSpace(parts[0]), budget: def, opts: map[string]string{}}
 	switch {
@@ -103,7 +103,7 @@ func (p *playerSpec) setOption(o string, budgetSet *bool) error {
 			err = errors.New("must be at least 1")
 		}
 		if !*budgetSet {
-			p.budget, *budgetSet = arena.Budget{}, true
+			p.budget, *budgetSet = mcts.Budget{}, true
 		}
 		p.budget.Simulations = n
 	case k == "time":
@@ -113,7 +113,7 @@ func (p *playerSpec) setOption(o string, budgetSet *bool) error {
 			err = errors.New("must be positive")
 		}
 		if !*budgetSet {
-			p.budget, *budgetSet = arena.Budget{}, true
+			p.budget, *budgetSet = mcts.Budget{}, true
 		}
 		p.budget.Time, p.mtime = d, d
 	case k == "gumbel" && v == "":
@@ -178,7 +178,7 @@ func (p playerSpec) label(ckptName string) string {
 	return ckptName + "-" + budgetLabel(p.budget)
 }
 
-func budgetLabel(b arena.Budget) string {
+func budgetLabel(b mcts.Budget) string {
 	if b.Time > 0 && b.Simulations == 0 {
 		return b.Time.String()
 	}
@@ -282,4 +282,3 @@ func (n *networks) entrant(p playerSpec, engineLog *os.File) (arena.Entrant, err
 	s.Gumbel = p.gumbel
 	return s, p.budget.Validate()
 }
-

@@ -5,12 +5,13 @@ import (
 	"testing"
 	"time"
 
+	"chuzero/mcts"
 	"chuzero/selfplay/arena"
 )
 
 // The ab player: its options, its default depth, its names and errors.
 func TestParsePlayerAlphaBeta(t *testing.T) {
-	def := arena.Budget{Simulations: 100}
+	def := mcts.Budget{Simulations: 100}
 	for _, tc := range []struct {
 		in    string
 		want  arena.AlphaBeta

@@ -31,7 +31,7 @@ func TestMain(m *testing.M) {
 // (uniform search); the others misbehave in one way each.
 func fakeEngine(mode string) int {
 	if mode == "cecp" {
-		e, err := cecp.New(cecp.Config{Name: "fake", Budget: arena.Budget{Simulations: 8}})
+		e, err := cecp.New(cecp.Config{Name: "fake", Budget: mcts.Budget{Simulations: 8}})
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			return 1
@@ -231,7 +231,7 @@ func TestSPRTStopsEarly(t *testing.T) {
 // A round robin of three rates everyone, anchored on the first.
 func TestRoundRobin(t *testing.T) {
 	cfg := arena.Config{Rules: rules.DefaultConfig(rules.Sho), Games: 6, Concurrency: 2, Seed: 5}
-	st, recs := runMatch(t, cfg, arena.Random{}, arena.Greedy{}, arena.NewSearcher("uniform-16", mcts.Uniform{}, arena.Budget{Simulations: 16}))
+	st, recs := runMatch(t, cfg, arena.Random{}, arena.Greedy{}, arena.NewSearcher("uniform-16", mcts.Uniform{}, mcts.Budget{Simulations: 16}))
 	if st.Games != 18 || len(recs) != 18 {
 		t.Fatalf("%d games, want 3 pairings x 6", st.Games)
 	}
@@ -245,7 +245,7 @@ func TestRoundRobin(t *testing.T) {
 // pentanomial SPRT counts an opening's pair once both games are over.
 func TestGauntlet(t *testing.T) {
 	cfg := arena.Config{Rules: rules.DefaultConfig(rules.Sho), Games: 4, Concurrency: 2, Seed: 5, Gauntlet: true}
-	st, recs := runMatch(t, cfg, arena.Greedy{}, arena.Random{}, arena.NewSearcher("uniform-16", mcts.Uniform{}, arena.Budget{Simulations: 16}))
+	st, recs := runMatch(t, cfg, arena.Greedy{}, arena.Random{}, arena.NewSearcher("uniform-16", mcts.Uniform{}, mcts.Budget{Simulations: 16}))
 	if st.Games != 8 || len(recs) != 8 {
 		t.Fatalf("%d games, want 2 pairings x 4", st.Games)
 	}
@@ -401,7 +401,7 @@ func TestHaChu(t *testing.T) {
 			}
 			var log strings.Builder
 			cfg := arena.Config{Rules: c, Games: 4, Concurrency: 2, Seed: 11, Log: slog.New(slog.NewTextHandler(&log, nil))}
-			st, recs := runMatch(t, cfg, arena.NewSearcher("uniform-32", mcts.Uniform{}, arena.Budget{Simulations: 32}),
+			st, recs := runMatch(t, cfg, arena.NewSearcher("uniform-32", mcts.Uniform{}, mcts.Budget{Simulations: 32}),
 				&arena.Engine{Command: []string{"hachu"}, Depth: 1, MoveTime: time.Second})
 			for _, r := range recs {
 				t.Logf("game %d: %s vs %s: %s (%s) in %d plies %s", r.Index, r.Sente, r.Gote, r.Result, r.Reason, r.Plies, r.Note)
@@ -417,7 +417,7 @@ func TestHaChu(t *testing.T) {
 	t.Run("jcsa", func(t *testing.T) {
 		var log strings.Builder
 		cfg := arena.Config{Rules: chuRules(t, "MaxPlies=150"), Games: 4, Concurrency: 2, Seed: 12, Log: slog.New(slog.NewTextHandler(&log, nil))}
-		st, recs := runMatch(t, cfg, arena.NewSearcher("uniform-32", mcts.Uniform{}, arena.Budget{Simulations: 32}),
+		st, recs := runMatch(t, cfg, arena.NewSearcher("uniform-32", mcts.Uniform{}, mcts.Budget{Simulations: 32}),
 			&arena.Engine{Command: []string{"hachu"}, Depth: 1, MoveTime: time.Second})
 		if st.IllegalMoves+st.Forfeits != 0 {
 			t.Errorf("illegal moves or forfeits: %+v", st.Summary())

@@ -2,42 +2,11 @@ package arena
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"time"
 
 	"chuzero/mcts"
 	"chuzero/rules"
 )
-
-// Budget bounds one search: a number of simulations, a time, or both
-// (whichever ends first). A zero Budget is invalid.
-type Budget struct {
-	Simulations int
-	Time        time.Duration
-}
-
-// Validate reports a budget that bounds nothing or is negative.
-func (b Budget) Validate() error {
-	if b.Simulations < 0 || b.Time < 0 {
-		return fmt.Errorf("arena: negative search budget %+v", b)
-	}
-	if b.Simulations == 0 && b.Time == 0 {
-		return errors.New("arena: a search budget needs simulations or a time")
-	}
-	return nil
-}
-
-// String returns e.g. "800 sims" or "2s".
-func (b Budget) String() string {
-	switch {
-	case b.Time == 0:
-		return fmt.Sprintf("%d sims", b.Simulations)
-	case b.Simulations == 0:
-		return b.Time.String()
-	}
-	return fmt.Sprintf("%d sims/%v", b.Simulations, b.Time)
-}
 
 // Searcher plays by tree search with an evaluator (a network, or
 // mcts.Uniform for pure rules-scored search): the most visited move (PUCT,
@@ -47,13 +16,13 @@ type Searcher struct {
 	Label  string         // its name in tables and records
 	Eval   mcts.Evaluator // shared by concurrent games (a batcher batches them)
 	Config mcts.Config
-	Budget Budget
+	Budget mcts.Budget
 	Gumbel bool
 }
 
 // NewSearcher returns a searcher with the deterministic match settings of
 // mcts.DefaultConfig: no temperature, tree reuse.
-func NewSearcher(label string, eval mcts.Evaluator, b Budget) *Searcher {
+func NewSearcher(label string, eval mcts.Evaluator, b mcts.Budget) *Searcher {
 	c := mcts.DefaultConfig()
 	c.Temperature, c.TemperatureMoves, c.FinalTemperature = 0, 0, 0
 	c.ReuseTree = true
@@ -80,7 +49,7 @@ func (s *Searcher) Open(_ context.Context, _ *rules.Rules, seed uint64) (Player,
 // SearchPlayer is the Player of a Searcher; the CECP engine uses it too.
 type SearchPlayer struct {
 	Search *mcts.Search
-	Budget Budget
+	Budget mcts.Budget
 	Gumbel bool
 	// Chunk is the number of simulations between clock checks of a timed
 	// search (default 16).

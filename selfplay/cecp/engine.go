@@ -38,7 +38,7 @@ type Config struct {
 	// Budget bounds each search when the GUI gives no clock, and caps its
 	// simulations always if Budget.Simulations > 0 (default: 400
 	// simulations).
-	Budget arena.Budget
+	Budget mcts.Budget
 	// Seed drives the search's randomness.
 	Seed uint64
 	// Log receives diagnostics (default: none).
@@ -104,7 +104,7 @@ func New(cfg Config) (*Engine, error) {
 	if cfg.Log == nil {
 		cfg.Log = slog.New(slog.DiscardHandler)
 	}
-	if cfg.Budget == (arena.Budget{}) {
+	if cfg.Budget == (mcts.Budget{}) {
 		cfg.Budget.Simulations = 400
 	}
 	if err := cfg.Budget.Validate(); err != nil {
@@ -628,8 +628,8 @@ func (e *Engine) maybeThink(ctx context.Context) {
 
 // budget returns the next search's bounds: the clock's share of time (st,
 // or level with time), the simulation cap (configured budget, sd).
-func (e *Engine) budget() arena.Budget {
-	b := arena.Budget{Simulations: e.cfg.Budget.Simulations}
+func (e *Engine) budget() mcts.Budget {
+	b := mcts.Budget{Simulations: e.cfg.Budget.Simulations}
 	switch {
 	case e.moveTime > 0:
 		b.Time = e.moveTime * 95 / 100

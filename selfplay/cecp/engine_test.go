@@ -10,7 +10,6 @@ import (
 
 	"chuzero/mcts"
 	"chuzero/rules"
-	"chuzero/selfplay/arena"
 )
 
 // session drives an engine through a pipe, as a GUI would.
@@ -23,8 +22,8 @@ type session struct {
 
 func newSession(t *testing.T, cfg Config) *session {
 	t.Helper()
-	if cfg.Budget == (arena.Budget{}) {
-		cfg.Budget = arena.Budget{Simulations: 16}
+	if cfg.Budget == (mcts.Budget{}) {
+		cfg.Budget = mcts.Budget{Simulations: 16}
 	}
 	e, err := New(cfg)
 	if err != nil {
@@ -286,7 +285,7 @@ func TestVariantSetup(t *testing.T) {
 
 // "?" makes a long search move at once.
 func TestMoveNow(t *testing.T) {
-	s := newSession(t, Config{Budget: arena.Budget{Time: time.Hour}})
+	s := newSession(t, Config{Budget: mcts.Budget{Time: time.Hour}})
 	s.send("xboard", "protover 2", "new", "variant chu", "usermove f4f5")
 	time.Sleep(100 * time.Millisecond)
 	start := time.Now()
@@ -335,7 +334,7 @@ func FuzzEngine(f *testing.F) {
 		f.Add(seed)
 	}
 	f.Fuzz(func(t *testing.T, script string) {
-		e, err := New(Config{Budget: arena.Budget{Simulations: 2}})
+		e, err := New(Config{Budget: mcts.Budget{Simulations: 2}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -353,7 +352,7 @@ func FuzzEngine(f *testing.F) {
 // The terminal game: moves in both notations, errors, undo, the engine's
 // replies, the end of a game.
 func TestHuman(t *testing.T) {
-	e, err := New(Config{Budget: arena.Budget{Simulations: 8}, Variants: []rules.VariantID{rules.Chu}})
+	e, err := New(Config{Budget: mcts.Budget{Simulations: 8}, Variants: []rules.VariantID{rules.Chu}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -371,7 +370,7 @@ func TestHuman(t *testing.T) {
 	}
 	// playing Gote: the engine opens
 	out.Reset()
-	e2, _ := New(Config{Budget: arena.Budget{Simulations: 8}})
+	e2, _ := New(Config{Budget: mcts.Budget{Simulations: 8}})
 	e2.Human(context.Background(), strings.NewReader("quit\n"), &out, rules.Gote)
 	if !strings.Contains(out.String(), "plays ") {
 		t.Errorf("as Gote, the engine did not open:\n%s", out.String())
@@ -396,7 +395,7 @@ func TestDiagram(t *testing.T) {
 func TestAvoidRoyalEnPrise(t *testing.T) {
 	for seed := uint64(1); seed <= 12; seed++ {
 		// random priors: the one playout goes to a different move per seed
-		s := newSession(t, Config{Budget: arena.Budget{Simulations: 1}, Seed: seed, Eval: mcts.Random{Seed: seed}})
+		s := newSession(t, Config{Budget: mcts.Budget{Simulations: 1}, Seed: seed, Eval: mcts.Random{Seed: seed}})
 		s.send("xboard", "protover 2", "new", "variant chu", "force")
 		s.expect("feature done=1")
 		s.send("setboard 1r9k/12/12/12/12/12/12/12/12/12/11P/K11 w - 1", "go")
