@@ -11,8 +11,9 @@ import (
 	"io"
 	"math"
 	"os"
-	"path/filepath"
 	"time"
+
+	"chuzero/encode"
 )
 
 // File layout (little-endian):
@@ -176,37 +177,10 @@ func Decode(r io.Reader, name string) (*Checkpoint, error) {
 }
 
 // WriteFile writes c to path atomically: a temporary file in the same
-// directory, fsync, rename, fsync of the directory.
+// directory, fsync, rename, fsync of the directory (encode.Atomic).
 func WriteFile(path string, c *Checkpoint) error {
-	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
+	if err := encode.WriteAtomicFrom(path, func(w io.Writer) error { return Encode(w, c) }); err != nil {
 		return fmt.Errorf("checkpoints: %w", err)
-	}
-	err = func() error {
-		if err := Encode(tmp, c); err != nil {
-			return err
-		}
-		if err := tmp.Sync(); err != nil {
-			return err
-		}
-		if err := tmp.Close(); err != nil {
-			return err
-		}
-		if err := os.Rename(tmp.Name(), path); err != nil {
-			return err
-		}
-		d, err := os.Open(dir)
-		if err != nil {
-			return err
-		}
-		defer d.Close()
-		return d.Sync()
-	}()
-	if err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return fmt.Errorf("checkpoints: writing %s: %w", path, err)
 	}
 	return nil
 }

@@ -8,7 +8,6 @@ import (
 	"hash/crc32"
 	"io"
 	"os"
-	"path/filepath"
 
 	"chuzero/rules"
 )
@@ -64,7 +63,7 @@ func (e *CorruptError) Error() string {
 // name does not exist; Abort removes the temporary file.
 type SampleWriter struct {
 	path    string
-	tmp     *os.File
+	tmp     *Atomic
 	w       *bufio.Writer
 	variant rules.VariantID
 	chunks  uint32
@@ -75,13 +74,9 @@ type SampleWriter struct {
 
 // CreateSampleFile starts a sample file for variant v at path.
 func CreateSampleFile(path string, v rules.VariantID) (*SampleWriter, error) {
-	dir, base := filepath.Split(path)
-	if dir == "" {
-		dir = "."
-	}
-	tmp, err := os.CreateTemp(dir, "."+base+".tmp-*")
+	tmp, err := NewAtomic(path)
 	if err != nil {
-		return nil, fmt.Errorf("encode: writing %s: %w", path, err)
+		return nil, fmt.Errorf("encode: %w", err)
 	}
 	w := &SampleWriter{path: path, tmp: tmp, w: bufio.NewWriterSize(tmp, 1<<16), variant: v}
 	h := make([]byte, 0, headerSize)
@@ -92,7 +87,7 @@ func CreateSampleFile(path string, v rules.VariantID) (*SampleWriter, error) {
 	h = binary.LittleEndian.AppendUint32(h, crc32.Checksum(h, castagnoli))
 	if _, err := w.w.Write(h); err != nil {
 		w.Abort()
-		return nil, fmt.Errorf("encode: writing %s: %w", path, err)
+		return nil, fmt.Errorf("encode: %w", err)
 	}
 	return w, nil
 }
@@ -121,11 +116,11 @@ func (w *SampleWriter) WriteChunk(samples []Sample) error {
 	binary.LittleEndian.PutUint32(h[8:], uint32(len(w.buf)))
 	binary.LittleEndian.PutUint32(h[12:], crc32.Checksum(w.buf, castagnoli))
 	if _, err := w.w.Write(h[:]); err != nil {
-		w.err = fmt.Errorf("encode: writing %s: %w", w.path, err)
+		w.err = fmt.Errorf("encode: %w", err) // the file's error names it
 		return w.err
 	}
 	if _, err := w.w.Write(w.buf); err != nil {
-		w.err = fmt.Errorf("encode: writing %s: %w", w.path, err)
+		w.err = fmt.Errorf("encode: %w", err) // the file's error names it
 		return w.err
 	}
 	w.chunks++
@@ -147,27 +142,17 @@ func (w *SampleWriter) Close() error {
 	t = binary.LittleEndian.AppendUint32(t, w.chunks)
 	t = binary.LittleEndian.AppendUint64(t, w.records)
 	t = binary.LittleEndian.AppendUint32(t, crc32.Checksum(t, castagnoli))
-	err := func() error {
-		if _, err := w.w.Write(t); err != nil {
-			return err
-		}
-		if err := w.w.Flush(); err != nil {
-			return err
-		}
-		if err := w.tmp.Sync(); err != nil {
-			return err
-		}
-		if err := w.tmp.Close(); err != nil {
-			return err
-		}
-		if err := os.Rename(w.tmp.Name(), w.path); err != nil {
-			return err
-		}
-		return SyncDir(filepath.Dir(w.path))
-	}()
-	if err != nil {
+	if _, err := w.w.Write(t); err != nil {
 		w.Abort()
-		return fmt.Errorf("encode: writing %s: %w", w.path, err)
+		return fmt.Errorf("encode: %w", err)
+	}
+	if err := w.w.Flush(); err != nil {
+		w.Abort()
+		return fmt.Errorf("encode: %w", err)
+	}
+	if err := w.tmp.Commit(); err != nil {
+		w.err = fmt.Errorf("encode: %w", err)
+		return w.err
 	}
 	w.err = errors.New("encode: sample file already closed")
 	return nil
@@ -175,21 +160,10 @@ func (w *SampleWriter) Close() error {
 
 // Abort discards the file.
 func (w *SampleWriter) Abort() {
-	w.tmp.Close()
-	os.Remove(w.tmp.Name())
+	w.tmp.Abort()
 	if w.err == nil {
 		w.err = errors.New("encode: sample file aborted")
 	}
-}
-
-// SyncDir fsyncs a directory so that a rename in it is durable.
-func SyncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	return d.Sync()
 }
 
 // SampleReader streams the samples of one file, verifying every checksum;

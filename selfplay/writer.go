@@ -142,37 +142,5 @@ func (w *writer) flush() error {
 			return err
 		}
 	}
-	return WriteFileAtomic(filepath.Join(w.dir, GamesDir, name+".jsonl"), buf.Bytes())
-}
-
-// WriteFileAtomic writes data to path through a temporary file, fsync,
-// rename and a sync of the directory: readers see the old file or the new
-// one, never a part.
-func WriteFileAtomic(path string, data []byte) error {
-	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return fmt.Errorf("selfplay: %w", err)
-	}
-	_, err = tmp.Write(data)
-	if err == nil {
-		err = tmp.Chmod(0o644) // CreateTemp makes 0600; these files are for everyone to read
-	}
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	if err == nil {
-		err = encode.SyncDir(dir)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("selfplay: writing %s: %w", path, err)
-	}
-	return nil
+	return encode.WriteAtomic(filepath.Join(w.dir, GamesDir, name+".jsonl"), buf.Bytes())
 }

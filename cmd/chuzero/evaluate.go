@@ -12,10 +12,10 @@ import (
 	"time"
 
 	"chuzero/checkpoints"
+	"chuzero/encode"
 	"chuzero/mcts"
 	"chuzero/model"
 	"chuzero/rules"
-	"chuzero/selfplay"
 	"chuzero/selfplay/arena"
 	"chuzero/selfplay/report"
 )
@@ -134,7 +134,7 @@ func copyAtomic(src, dst string) error {
 	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 		return err
 	}
-	return selfplay.WriteFileAtomic(dst, data)
+	return encode.WriteAtomic(dst, data)
 }
 
 // judge runs the evaluations and gating decisions of a run beside
@@ -280,7 +280,7 @@ func (j *judge) setBest(e checkpoints.Entry, net *model.Net) error {
 		}
 	}
 	data, _ := json.Marshal(bestRecord{Name: e.Name, Step: e.Step, Time: time.Now().UTC()})
-	if err := selfplay.WriteFileAtomic(filepath.Join(j.dir, bestJSON), append(data, '\n')); err != nil {
+	if err := encode.WriteAtomic(filepath.Join(j.dir, bestJSON), append(data, '\n')); err != nil {
 		return err
 	}
 	j.mu.Lock()

@@ -350,5 +350,5 @@ func (c *RunConfig) write(runDir string) error {
 	if err != nil {
 		return err
 	}
-	return selfplay.WriteFileAtomic(filepath.Join(runDir, "config.json"), append(data, '\n'))
+	return encode.WriteAtomic(filepath.Join(runDir, "config.json"), append(data, '\n'))
 }

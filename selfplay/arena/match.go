@@ -13,8 +13,8 @@ import (
 	"sync"
 	"time"
 
+	"chuzero/encode"
 	"chuzero/rules"
-	"chuzero/selfplay"
 )
 
 // Config configures a match.
@@ -249,7 +249,7 @@ func (m *Match) save() error {
 		return err
 	}
 	for name, data := range map[string][]byte{"games.jsonl": m.jsonl.Bytes(), "games.pgn": m.pgn.Bytes(), "results.json": append(res, '\n')} {
-		if err := selfplay.WriteFileAtomic(filepath.Join(m.cfg.Dir, name), data); err != nil {
+		if err := encode.WriteAtomic(filepath.Join(m.cfg.Dir, name), data); err != nil {
 			return err
 		}
 	}

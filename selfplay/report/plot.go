@@ -20,7 +20,7 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
 
-	"chuzero/selfplay"
+	"chuzero/encode"
 )
 
 // Files Generate writes into its output directory. Every plot is written
@@ -150,7 +150,7 @@ func Generate(runDir, outDir string, opt Options) (*Summary, error) {
 // write writes one output file atomically and lists it in s.Files.
 func (s *Summary) write(name string, data []byte) error {
 	path := filepath.Join(s.OutDir, name)
-	if err := selfplay.WriteFileAtomic(path, data); err != nil {
+	if err := encode.WriteAtomic(path, data); err != nil {
 		return fmt.Errorf("report: %w", err)
 	}
 	s.Files = append(s.Files, path)

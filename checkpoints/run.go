@@ -1,0 +1,87 @@
+package checkpoints
+
+import "path/filepath"
+
+// Run is the layout of a run directory, the one place that names its
+// parts: every package that reads or writes a run asks it for paths.
+//
+//	config.json        the effective run config
+//	samples/           training samples (*.samples), one file per batch of games
+//	games/             game records (*.jsonl)
+//	checkpoints/       step-NNNNNNNNN.ckpt (the Store)
+//	logs/              train.jsonl, eval.jsonl, gating.jsonl
+//	anchors/           first.ckpt, previous.ckpt: evaluation anchors safe from pruning
+//	best.json          under gating, the checkpoint self-play uses, beside its copy best.ckpt
+//	eval/, gating/     the records of evaluation and gating matches
+//	arena/             matches of "chuzero arena -run"
+//	strength/          the strength benchmark's gauntlet
+//	report/            "chuzero report"'s plots and page
+type Run struct {
+	Dir string
+}
+
+// The parts of a run directory, relative to it.
+const (
+	ConfigFile     = "config.json"
+	SamplesDir     = "samples"
+	GamesDir       = "games"
+	CheckpointsDir = "checkpoints"
+	LogsDir        = "logs"
+	AnchorsDir     = "anchors"
+	BestFile       = "best.json"
+	BestCheckpoint = "best.ckpt"
+	EvalDir        = "eval"
+	GatingDir      = "gating"
+	ArenaDir       = "arena"
+	StrengthDir    = "strength"
+	ReportDir      = "report"
+)
+
+func (r Run) path(parts ...string) string {
+	return filepath.Join(append([]string{r.Dir}, parts...)...)
+}
+
+// Config is the run's effective config file.
+func (r Run) Config() string { return r.path(ConfigFile) }
+
+// Samples is the directory of sample files.
+func (r Run) Samples() string { return r.path(SamplesDir) }
+
+// Games is the directory of game records.
+func (r Run) Games() string { return r.path(GamesDir) }
+
+// Checkpoints is the checkpoint directory (see Store).
+func (r Run) Checkpoints() string { return r.path(CheckpointsDir) }
+
+// Logs is the directory of the run's logs.
+func (r Run) Logs() string { return r.path(LogsDir) }
+
+// Log is the log file name in Logs.
+func (r Run) Log(name string) string { return r.path(LogsDir, name) }
+
+// Anchor is the pinned copy of anchor checkpoint name ("first", "previous").
+func (r Run) Anchor(name string) string { return r.path(AnchorsDir, name+Ext) }
+
+// Best is best.json, and BestCheckpoint its checkpoint's copy.
+func (r Run) Best() string { return r.path(BestFile) }
+
+// BestCheckpoint is the copy of the best checkpoint beside best.json.
+func (r Run) BestCheckpoint() string { return r.path(BestCheckpoint) }
+
+// Eval is the directory of one evaluation match's records.
+func (r Run) Eval(match string) string { return r.path(EvalDir, match) }
+
+// Gating is the directory of one gating match's records.
+func (r Run) Gating(match string) string { return r.path(GatingDir, match) }
+
+// Arena is the directory of "chuzero arena -run" matches.
+func (r Run) Arena() string { return r.path(ArenaDir) }
+
+// Strength is the strength benchmark's gauntlet directory.
+func (r Run) Strength() string { return r.path(StrengthDir) }
+
+// Report is the directory of "chuzero report"'s output.
+func (r Run) Report() string { return r.path(ReportDir) }
+
+// Store opens the run's checkpoint store (creating the directory).
+func (r Run) Store() (*Store, error) { return Open(r.Checkpoints()) }

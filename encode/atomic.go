@@ -1,0 +1,127 @@
+package encode
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+)
+
+// FileMode is the mode of every file chuzero writes: readable by everyone,
+// so that the processes of a run on a shared filesystem (a trainer, its
+// self-play workers, a report) can read one another's files.
+const FileMode os.FileMode = 0o644
+
+// Atomic is a file being written atomically: the data go to a temporary
+// file beside the final path, and Commit syncs it, gives it FileMode,
+// renames it into place and syncs the directory, so that a reader sees the
+// old file or the new one, never a part, and a crash loses at most the
+// file being written. One writer serves checkpoints, sample files, game
+// records, logs' companions and reports.
+type Atomic struct {
+	path string
+	tmp  *os.File
+	err  error
+}
+
+// NewAtomic starts writing path atomically.
+func NewAtomic(path string) (*Atomic, error) {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return nil, fmt.Errorf("writing %s: %w", path, err)
+	}
+	return &Atomic{path: path, tmp: tmp}, nil
+}
+
+// Path returns the final path.
+func (a *Atomic) Path() string { return a.path }
+
+// Write writes to the temporary file; the first error sticks.
+func (a *Atomic) Write(b []byte) (int, error) {
+	if a.err != nil {
+		return 0, a.err
+	}
+	n, err := a.tmp.Write(b)
+	if err != nil {
+		a.err = fmt.Errorf("writing %s: %w", a.path, err)
+	}
+	return n, a.err
+}
+
+// Commit moves the file into place (see Atomic); on any error the
+// temporary file is removed and the error names the path.
+func (a *Atomic) Commit() error {
+	if a.err != nil {
+		a.Abort()
+		return a.err
+	}
+	err := a.tmp.Chmod(FileMode) // CreateTemp makes 0600
+	if err == nil {
+		err = a.tmp.Sync()
+	}
+	if cerr := a.tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(a.tmp.Name(), a.path)
+	}
+	if err == nil {
+		err = SyncDir(filepath.Dir(a.path))
+	}
+	if err != nil {
+		os.Remove(a.tmp.Name())
+		a.tmp = nil
+		a.err = fmt.Errorf("writing %s: %w", a.path, err)
+		return a.err
+	}
+	a.tmp = nil
+	a.err = fmt.Errorf("writing %s: already committed", a.path)
+	return nil
+}
+
+// Abort discards the file; after Commit it does nothing.
+func (a *Atomic) Abort() {
+	if a.tmp != nil {
+		a.tmp.Close()
+		os.Remove(a.tmp.Name())
+		a.tmp = nil
+	}
+	if a.err == nil {
+		a.err = fmt.Errorf("writing %s: aborted", a.path)
+	}
+}
+
+// WriteAtomic writes data to path atomically (see Atomic).
+func WriteAtomic(path string, data []byte) error {
+	return WriteAtomicFrom(path, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+}
+
+// WriteAtomicFrom writes to path atomically what write writes.
+func WriteAtomicFrom(path string, write func(io.Writer) error) error {
+	a, err := NewAtomic(path)
+	if err != nil {
+		return err
+	}
+	if err := write(a); err != nil {
+		werr := a.err // set when the error came from the file itself
+		a.Abort()
+		if werr != nil {
+			return werr
+		}
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	return a.Commit()
+}
+
+// SyncDir fsyncs a directory so that a rename in it is durable.
+func SyncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	return d.Sync()
+}

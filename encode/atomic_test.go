@@ -1,0 +1,56 @@
+package encode
+
+import (
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestWriteAtomic(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "f.json")
+	if err := WriteAtomic(p, []byte("one")); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteAtomic(p, []byte("two")); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(p)
+	st, _ := os.Stat(p)
+	if string(b) != "two" || st.Mode().Perm() != FileMode {
+		t.Errorf("got %q, mode %v; want \"two\", %v", b, st.Mode().Perm(), FileMode)
+	}
+	// a writer that fails leaves the old file and no temporary file
+	boom := errors.New("boom")
+	err := WriteAtomicFrom(p, func(w io.Writer) error { w.Write([]byte("part")); return boom })
+	if !errors.Is(err, boom) || !strings.Contains(err.Error(), p) {
+		t.Errorf("error %v, want boom naming %s", err, p)
+	}
+	if b, _ := os.ReadFile(p); string(b) != "two" {
+		t.Errorf("a failed write changed the file to %q", b)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("%d entries left in the directory, want 1", len(entries))
+	}
+	// a missing directory is an error naming the path
+	if err := WriteAtomic(filepath.Join(dir, "no", "f"), nil); err == nil || !strings.Contains(err.Error(), "no/f") {
+		t.Errorf("write into a missing directory: %v", err)
+	}
+}
+
+func TestSampleFileMode(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "x"+SampleFileExt)
+	w, err := CreateSampleFile(p, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := os.Stat(p); err != nil || st.Mode().Perm() != FileMode {
+		t.Errorf("sample file mode %v, %v; want %v", st.Mode().Perm(), err, FileMode)
+	}
+}
