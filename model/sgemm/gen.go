@@ -141,6 +141,15 @@ func (g *gen) advance(rows bool, n int) {
 
 // kernel emits one micro-kernel: the rows or the strided one.
 func (g *gen) kernel(rows bool) {
+	g.prologue(rows)
+	g.loop(rows)
+	g.epilogue()
+}
+
+// prologue emits the kernel's comment and TEXT line, loads the arguments
+// (CX = kc, AX = a, R8 = lda and R9 = 3*lda in bytes, DX = b, and for the
+// rows kernels the other row group bases) and zeroes the accumulators.
+func (g *gen) prologue(rows bool) {
 	s := g.s
 	name := "kernStrided" + s.suffix
 	layout := "a[p*lda+i]"
@@ -172,6 +181,13 @@ func (g *gen) kernel(rows bool) {
 			}
 		}
 	}
+}
+
+// loop emits the k loop: the unrolled main loop (with the rows kernels'
+// prefetches) while CX holds a full unroll of steps, then one step at a
+// time for the rest, ending at label done.
+func (g *gen) loop(rows bool) {
+	s := g.s
 	if rows {
 		g.p("CMPQ CX, $%d", rowsUnroll)
 	} else {
@@ -205,6 +221,13 @@ func (g *gen) kernel(rows bool) {
 	g.p("DECQ CX")
 	g.p("JNE tailloop")
 	g.label("done")
+}
+
+// epilogue emits the end of the kernel after label done: scale the
+// accumulators by alpha, then store them to C, adding beta*C unless beta
+// is zero (of either sign), and return.
+func (g *gen) epilogue() {
+	s := g.s
 	g.p("MOVQ c+32(FP), DI")
 	g.p("MOVQ ldc+40(FP), R10")
 	g.p("SHLQ $2, R10")
