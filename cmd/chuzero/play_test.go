@@ -3,10 +3,10 @@ package main
 import (
 	"bufio"
 	"bytes"
-	"context"
 	"encoding/json"
 	"io"
 	"log/slog"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -320,17 +320,12 @@ func TestPlayNetwork(t *testing.T) {
 	if e, err := playNetwork(dir, store, true); err != nil || e.Step != 10 {
 		t.Errorf("gating without best.json: %+v %v", e, err)
 	}
-	_, m := newRegistry()
-	j, err := newJudge(DefaultRunConfig(rules.Sho), dir, store, m, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
 	five, _ := store.Find("5")
-	if err := j.setBest(five, nil); err != nil {
+	if _, err := (checkpoints.Run{Dir: dir}).SetBest(five); err != nil {
 		t.Fatal(err)
 	}
 	e, err := playNetwork(dir, store, true)
-	if err != nil || e.Step != 5 || e.Path != filepath.Join(dir, bestCkpt) {
+	if err != nil || e.Step != 5 || e.Path != (checkpoints.Run{Dir: dir}).BestCheckpoint() {
 		t.Errorf("gating: %+v %v", e, err)
 	}
 	if _, err := checkpoints.ReadFile(e.Path); err != nil {
@@ -341,64 +336,32 @@ func TestPlayNetwork(t *testing.T) {
 	}
 }
 
-// The judge, synchronously: an evaluation against every anchor and a
-// gating decision, with their logs, metrics and best.json.
-func TestJudge(t *testing.T) {
-	dir := fakeRun(t, rules.Sho, 0, 5)
+// The judge's wiring: the run's logs and metrics get what the judge
+// reports (arena's TestJudge plays the matches), and a restarted judge
+// does not evaluate the last evaluated checkpoint again.
+func TestJudgeWiring(t *testing.T) {
+	dir := fakeRun(t, rules.Sho, 0, 5, 20)
 	store, _ := checkpoints.Open(filepath.Join(dir, "checkpoints"))
-	cfg := DefaultRunConfig(rules.Sho)
-	cfg.Eval = EvalConfig{Interval: duration(time.Hour), Games: 2, Simulations: 4, Anchors: []string{"first", "greedy", "random", "hachu"}, Concurrency: 2, Threads: 1, OpeningPly: 4}
-	cfg.Gating = GatingConfig{Enabled: true, Games: 6, Simulations: 4, Elo0: 0, Elo1: 300, Alpha: 0.1, Beta: 0.1, Concurrency: 2, Threads: 1}
 	reg, m := newRegistry()
-	j, err := newJudge(cfg, dir, store, m, slogDiscard())
+	j, err := newJudge(DefaultRunConfig(rules.Sho), dir, store, m, slogDiscard())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := j.init(); err != nil {
+	five, _ := store.Find("5")
+	cand, _ := store.Find("20")
+	if err := j.OnEval(arena.EvalResult{Checkpoint: five, Opponent: "greedy", Score: arena.Score{Wins: 3, Draws: 1}, Elo: math.Inf(1), EloLow: 10, EloHigh: math.Inf(1)}); err != nil {
 		t.Fatal(err)
 	}
-	if best, ok := j.bestEntry(); !ok || best.Step != 5 {
-		t.Fatalf("initial best %+v %v: want the latest, step 5", best, ok)
-	}
-	latest, _ := store.Find("5")
-	ctx := context.Background()
-	if err := j.evaluate(ctx, latest); err != nil {
+	if err := j.OnGate(arena.GateResult{Candidate: cand, Best: five, Score: arena.Score{Wins: 4}, LLR: 3, Decision: "accept"}); err != nil {
 		t.Fatal(err)
 	}
 	evals, _, _ := report.ReadLog[report.EvalEntry](dir, report.EvalLog)
-	var opps []string
-	for _, e := range evals {
-		opps = append(opps, e.Opponent)
-		if e.Step != 5 || e.Games != 2 {
-			t.Errorf("entry %+v", e)
-		}
-	}
-	if strings.Join(opps, ",") != "first,greedy,random" { // HaChu plays Chu only
-		t.Errorf("anchors %v", opps)
-	}
-	// gating: a new checkpoint against the best
-	save := func(step int64) checkpoints.Entry {
-		src, _ := checkpoints.ReadFile(latest.Path)
-		src.Meta.Step = step
-		e, err := store.Save(src)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return e
-	}
-	promoted := ""
-	j.promote = func(e checkpoints.Entry, _ *cmodel.Net) { promoted = e.Name }
-	cand := save(20)
-	if err := j.gate(ctx, cand); err != nil {
-		t.Fatal(err)
-	}
 	gates, _, _ := report.ReadLog[report.GatingEntry](dir, report.GatingLog)
-	if len(gates) != 1 || gates[0].Candidate != cand.Name || gates[0].Best != "step-000000005" || gates[0].Games < 1 {
-		t.Fatalf("gating log %+v", gates)
+	if len(evals) != 1 || evals[0].Step != 5 || evals[0].Games != 4 || evals[0].Elo != 1e9 {
+		t.Errorf("eval log %+v", evals)
 	}
-	best, _ := j.bestEntry()
-	if gates[0].Promoted != (best.Step == 20) || gates[0].Promoted != (promoted == cand.Name) {
-		t.Errorf("decision %+v, best %+v, promoted %q", gates[0], best, promoted)
+	if len(gates) != 1 || !gates[0].Promoted || gates[0].Candidate != cand.Name || gates[0].Games != 4 {
+		t.Errorf("gating log %+v", gates)
 	}
 	var out strings.Builder
 	fams, _ := reg.Gather()
@@ -409,6 +372,10 @@ func TestJudge(t *testing.T) {
 		if !strings.Contains(out.String(), want+"\n") {
 			t.Errorf("metric %s not exported", want)
 		}
+	}
+	again, err := newJudge(DefaultRunConfig(rules.Sho), dir, store, m, slogDiscard())
+	if err != nil || again.LastEvaluated != 5 {
+		t.Errorf("a restarted judge: last evaluated %d, %v; want 5", again.LastEvaluated, err)
 	}
 }
 

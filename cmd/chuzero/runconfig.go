@@ -15,35 +15,21 @@ import (
 	"chuzero/model"
 	"chuzero/rules"
 	"chuzero/selfplay"
+	"chuzero/selfplay/arena"
 )
-
-// duration is a time.Duration written as "2ms", "5m" in config files.
-type duration time.Duration
-
-func (d duration) MarshalJSON() ([]byte, error) { return json.Marshal(time.Duration(d).String()) }
-
-func (d *duration) UnmarshalJSON(b []byte) error {
-	var s string
-	if err := json.Unmarshal(b, &s); err != nil {
-		return fmt.Errorf("a duration must be a string like \"2ms\" or \"5m\": %w", err)
-	}
-	v, err := time.ParseDuration(s)
-	*d = duration(v)
-	return err
-}
 
 // RunConfig is a training run's configuration: the file -config reads
 // (YAML or JSON), the defaults, and what every run writes to DIR/config.json.
 type RunConfig struct {
-	Variant string            `json:"variant"`         // chu, sho or heian
-	Rules   map[string]string `json:"rules,omitempty"` // rules options, Name: Value
-	Seed    uint64            `json:"seed"`            // initialisation, self-play and minibatch seeds derive from it
-	Model   ModelConfig       `json:"model"`
-	Self    SelfPlayConfig    `json:"selfplay"`
-	Train   TrainConfig       `json:"train"`
-	Eval    EvalConfig        `json:"eval"`         // periodic evaluation against anchors
-	Gating  GatingConfig      `json:"gating"`       // promote a checkpoint only if it beats the best (off by default)
-	Metrics string            `json:"metrics_addr"` // address of /metrics and /healthz ("" or "off": none)
+	Variant string             `json:"variant"`         // chu, sho or heian
+	Rules   map[string]string  `json:"rules,omitempty"` // rules options, Name: Value
+	Seed    uint64             `json:"seed"`            // initialisation, self-play and minibatch seeds derive from it
+	Model   ModelConfig        `json:"model"`
+	Self    SelfPlayConfig     `json:"selfplay"`
+	Train   TrainConfig        `json:"train"`
+	Eval    arena.EvalConfig   `json:"eval"`         // periodic evaluation against anchors
+	Gating  arena.GatingConfig `json:"gating"`       // promote a checkpoint only if it beats the best (off by default)
+	Metrics string             `json:"metrics_addr"` // address of /metrics and /healthz ("" or "off": none)
 }
 
 // ModelConfig selects the network.
@@ -57,30 +43,30 @@ type ModelConfig struct {
 
 // SelfPlayConfig configures the self-play workers.
 type SelfPlayConfig struct {
-	Games               int      `json:"games"`             // games played at once
-	FullSimulations     int      `json:"full_simulations"`  // playouts of a full search
-	CheapSimulations    int      `json:"cheap_simulations"` // playouts of a cheap search
-	FullSearchFraction  float64  `json:"full_search_fraction"`
-	CheapSampleFraction float64  `json:"cheap_sample_fraction"` // share of cheap-search positions written as value-only samples
-	MaxPlies            int      `json:"max_plies"`             // self-play ply cap (0: the rules'); a capped game's value target is the search's estimate
-	Gumbel              bool     `json:"gumbel"`                // Gumbel root search for full searches (else PUCT + noise)
-	ResignThreshold     float64  `json:"resign_threshold"`      // starting threshold (on the chosen move's Q), then calibrated
-	ResignConsecutive   int      `json:"resign_consecutive"`
-	NoResignFraction    float64  `json:"no_resign_fraction"`
-	ResignCeiling       float64  `json:"resign_ceiling"`               // the calibrated threshold never goes above it
-	ResignTargetFP      float64  `json:"resign_target_false_positive"` // calibration target
-	ResignCalibGames    int      `json:"resign_calibration_games"`     // no-resign games the calibration looks back over
-	ResignMinGames      int      `json:"resign_min_games"`             // no-resign games before calibrating
-	GamesPerFile        int      `json:"games_per_file"`
-	FlushInterval       duration `json:"flush_interval"`
-	Batch               int      `json:"batch"`      // network batch size
-	BatchWait           duration `json:"batch_wait"` // longest wait for a batch to fill
-	Cache               int      `json:"cache"`      // evaluation cache entries (0: none)
-	Threads             int      `json:"threads"`    // goroutines per network layer
-	CPuct               float64  `json:"c_puct"`
-	FPUReduction        float64  `json:"fpu_reduction"`
-	TemperatureMoves    int      `json:"temperature_moves"`
-	LeavesPerBatch      int      `json:"leaves_per_batch"`
+	Games               int             `json:"games"`             // games played at once
+	FullSimulations     int             `json:"full_simulations"`  // playouts of a full search
+	CheapSimulations    int             `json:"cheap_simulations"` // playouts of a cheap search
+	FullSearchFraction  float64         `json:"full_search_fraction"`
+	CheapSampleFraction float64         `json:"cheap_sample_fraction"` // share of cheap-search positions written as value-only samples
+	MaxPlies            int             `json:"max_plies"`             // self-play ply cap (0: the rules'); a capped game's value target is the search's estimate
+	Gumbel              bool            `json:"gumbel"`                // Gumbel root search for full searches (else PUCT + noise)
+	ResignThreshold     float64         `json:"resign_threshold"`      // starting threshold (on the chosen move's Q), then calibrated
+	ResignConsecutive   int             `json:"resign_consecutive"`
+	NoResignFraction    float64         `json:"no_resign_fraction"`
+	ResignCeiling       float64         `json:"resign_ceiling"`               // the calibrated threshold never goes above it
+	ResignTargetFP      float64         `json:"resign_target_false_positive"` // calibration target
+	ResignCalibGames    int             `json:"resign_calibration_games"`     // no-resign games the calibration looks back over
+	ResignMinGames      int             `json:"resign_min_games"`             // no-resign games before calibrating
+	GamesPerFile        int             `json:"games_per_file"`
+	FlushInterval       encode.Duration `json:"flush_interval"`
+	Batch               int             `json:"batch"`      // network batch size
+	BatchWait           encode.Duration `json:"batch_wait"` // longest wait for a batch to fill
+	Cache               int             `json:"cache"`      // evaluation cache entries (0: none)
+	Threads             int             `json:"threads"`    // goroutines per network layer
+	CPuct               float64         `json:"c_puct"`
+	FPUReduction        float64         `json:"fpu_reduction"`
+	TemperatureMoves    int             `json:"temperature_moves"`
+	LeavesPerBatch      int             `json:"leaves_per_batch"`
 }
 
 // TrainConfig configures the trainer.
@@ -105,21 +91,21 @@ type TrainConfig struct {
 	MirrorFraction  float64        `json:"mirror_fraction"` // share of minibatch positions mirrored left-right
 	// Mirror is the setting of runs made before mirror_fraction: true
 	// means a fraction of 0.5. It is not written any more.
-	Mirror           *bool    `json:"mirror,omitempty"`
-	ValueQStart      float64  `json:"value_q_start"` // weight of the search value in the value target at step 0 ...
-	ValueQEnd        float64  `json:"value_q_end"`   // ... and from value_q_steps on, linearly between
-	ValueQSteps      int64    `json:"value_q_steps"`
-	HoldOut          float64  `json:"hold_out"`           // fraction of games held out of training
-	HoldOutMax       int      `json:"hold_out_max"`       // newest held-out samples kept
-	HeldOutEvery     int64    `json:"held_out_every"`     // steps between held-out loss measurements (0: never)
-	ReplyWeight      float32  `json:"reply_weight"`       // auxiliary losses: opponent's reply policy
-	MaterialWeight   float32  `json:"material_weight"`    // material at the end and 16 plies ahead
-	OwnershipWeight  float32  `json:"ownership_weight"`   // who holds each square at the end
-	ShortValueWeight float32  `json:"short_value_weight"` // short-term values over 6, 16, 50 plies
-	Threads          int      `json:"threads"`            // goroutines per layer
-	BNMomentum       float32  `json:"bn_momentum"`
-	PolicyWeight     float32  `json:"policy_weight"`
-	Poll             duration `json:"poll"`
+	Mirror           *bool           `json:"mirror,omitempty"`
+	ValueQStart      float64         `json:"value_q_start"` // weight of the search value in the value target at step 0 ...
+	ValueQEnd        float64         `json:"value_q_end"`   // ... and from value_q_steps on, linearly between
+	ValueQSteps      int64           `json:"value_q_steps"`
+	HoldOut          float64         `json:"hold_out"`           // fraction of games held out of training
+	HoldOutMax       int             `json:"hold_out_max"`       // newest held-out samples kept
+	HeldOutEvery     int64           `json:"held_out_every"`     // steps between held-out loss measurements (0: never)
+	ReplyWeight      float32         `json:"reply_weight"`       // auxiliary losses: opponent's reply policy
+	MaterialWeight   float32         `json:"material_weight"`    // material at the end and 16 plies ahead
+	OwnershipWeight  float32         `json:"ownership_weight"`   // who holds each square at the end
+	ShortValueWeight float32         `json:"short_value_weight"` // short-term values over 6, 16, 50 plies
+	Threads          int             `json:"threads"`            // goroutines per layer
+	BNMomentum       float32         `json:"bn_momentum"`
+	PolicyWeight     float32         `json:"policy_weight"`
+	Poll             encode.Duration `json:"poll"`
 }
 
 // DefaultRunConfig returns the embedded defaults for variant v: local
@@ -139,12 +125,12 @@ func DefaultRunConfig(v rules.VariantID) RunConfig {
 			ResignCalibGames: sp.ResignCalibrationGames, ResignMinGames: sp.ResignMinGames,
 			Gumbel: sp.Gumbel, ResignThreshold: sp.ResignThreshold,
 			ResignConsecutive: sp.ResignConsecutive, NoResignFraction: sp.NoResignFraction, GamesPerFile: sp.GamesPerFile,
-			FlushInterval: duration(sp.FlushInterval), Batch: 64, BatchWait: duration(2 * time.Millisecond), Cache: 200000,
+			FlushInterval: encode.Duration(sp.FlushInterval), Batch: 64, BatchWait: encode.Duration(2 * time.Millisecond), Cache: 200000,
 			Threads: selfThreads, CPuct: sc.CPuct, FPUReduction: sc.FPUReduction, TemperatureMoves: sc.TemperatureMoves,
 			LeavesPerBatch: sc.LeavesPerBatch},
 		Train:  defaultTrainSection(lc, trainThreads),
-		Eval:   DefaultEvalConfig(),
-		Gating: DefaultGatingConfig(),
+		Eval:   arena.DefaultEvalConfig(),
+		Gating: arena.DefaultGatingConfig(),
 	}
 }
 
@@ -159,7 +145,7 @@ func defaultTrainSection(lc model.LoopConfig, threads int) TrainConfig {
 		ValueQSteps: lc.ValueQSteps, HoldOut: r.HoldOut, HoldOutMax: r.HoldOutMax, HeldOutEvery: lc.HeldOutEvery,
 		ReplyWeight: t.ReplyWeight, MaterialWeight: t.MaterialWeight, OwnershipWeight: t.OwnershipWeight,
 		ShortValueWeight: t.ShortValueWeight, Threads: threads, BNMomentum: t.BNMomentum, PolicyWeight: t.PolicyWeight,
-		Poll: duration(lc.Poll)}
+		Poll: encode.Duration(lc.Poll)}
 }
 
 // splitCores divides the cores between the trainer and the self-play
@@ -334,10 +320,10 @@ func (c *RunConfig) validate(runDir string) error {
 	if _, err := c.loopConfig(runDir); err != nil {
 		return err
 	}
-	if err := c.Eval.validate(); err != nil {
+	if err := c.Eval.Validate(); err != nil {
 		return err
 	}
-	if err := c.Gating.validate(); err != nil {
+	if err := c.Gating.Validate(); err != nil {
 		return err
 	}
 	_, err := c.selfPlayConfig(runDir)

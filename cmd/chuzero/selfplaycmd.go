@@ -130,7 +130,7 @@ func runSelfPlay(args []string, stdout, stderr io.Writer) int {
 // under gating the best (best.json), the latest until there is one.
 func playNetwork(dir string, store *checkpoints.Store, gating bool) (checkpoints.Entry, error) {
 	if gating {
-		if e, ok, err := readBest(dir); err != nil || ok {
+		if e, ok, err := (checkpoints.Run{Dir: dir}).ReadBest(); err != nil || ok {
 			return e, err
 		}
 	}

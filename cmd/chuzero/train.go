@@ -50,8 +50,11 @@ func runTrain(args []string, stdout, stderr io.Writer) int {
 		return fail(err)
 	}
 	defer ts.close()
-	if err := ts.judge.init(); err != nil {
+	if err := ts.judge.Init(); err != nil {
 		return fail(err)
+	}
+	if best, ok := ts.judge.Best(); ok {
+		m.bestStep.Set(float64(best.Step))
 	}
 	latest, err := playNetwork(dir, ts.store, cfg.Gating.Enabled)
 	if err != nil {
@@ -83,10 +86,12 @@ func runTrain(args []string, stdout, stderr io.Writer) int {
 			log.Error("switching self-play to the new network failed", "err", err)
 		}
 	}
-	ts.judge.promote = func(e checkpoints.Entry, net *model.Net) {
-		if err := sp.use(net, e.Name, e.Step); err != nil {
-			log.Error("switching self-play to the promoted network failed", "err", err)
+	ts.judge.Promote = func(e checkpoints.Entry) error {
+		net, err := loadNet(e, cfg.Variant)
+		if err != nil {
+			return err
 		}
+		return sp.use(net, e.Name, e.Step)
 	}
 	addr, stopMetrics, err := serveMetrics(cfg.Metrics, rf.set["metrics-addr"], reg, func() error { return ctx.Err() }, log)
 	if err != nil {

@@ -417,14 +417,14 @@ gating: {enabled: true, games: 4, simulations: 4, elo0: 0, elo1: 200}
 			t.Errorf("gating entry %+v", g)
 		}
 	}
-	best, ok, err := readBest(dir)
+	best, ok, err := (checkpoints.Run{Dir: dir}).ReadBest()
 	if err != nil || !ok {
 		t.Fatalf("best.json: %v %v", ok, err)
 	}
 	if _, err := checkpoints.ReadFile(best.Path); err != nil {
 		t.Errorf("best.ckpt: %v", err)
 	}
-	if _, err := os.Stat(filepath.Join(dir, anchorsDir, "first.ckpt")); err != nil {
+	if _, err := os.Stat((checkpoints.Run{Dir: dir}).Anchor("first")); err != nil {
 		t.Error(err)
 	}
 	code, out, errs = runCmd("report", "-run", dir)

@@ -4,10 +4,10 @@ import (
 	"context"
 	"log/slog"
 	"os"
-	"path/filepath"
 
 	"chuzero/checkpoints"
 	"chuzero/model"
+	"chuzero/selfplay/arena"
 )
 
 // trainSide is the training half of a run, shared by "train" and
@@ -17,7 +17,7 @@ import (
 type trainSide struct {
 	store *checkpoints.Store
 	loop  *model.Loop
-	judge *judge
+	judge *arena.Judge
 	// prog, if set before run, shows checkpoints and steps.
 	prog *progress
 	// afterCheckpoint, if set, runs after each new checkpoint has been
@@ -33,7 +33,7 @@ func newTrainSide(cfg RunConfig, dir string, m *Metrics, log *slog.Logger) (*tra
 	if err := os.MkdirAll(lc.Samples, 0o755); err != nil {
 		return nil, err
 	}
-	store, err := checkpoints.Open(filepath.Join(dir, "checkpoints"))
+	store, err := checkpoints.Run{Dir: dir}.Store()
 	if err != nil {
 		return nil, err
 	}
@@ -53,7 +53,7 @@ func newTrainSide(cfg RunConfig, dir string, m *Metrics, log *slog.Logger) (*tra
 		if t.prog != nil {
 			t.prog.checkpoint(e.Name)
 		}
-		j.checkpoint(e)
+		j.Checkpoint(e)
 		if t.afterCheckpoint != nil {
 			t.afterCheckpoint(e, w)
 		}
@@ -74,7 +74,7 @@ func newTrainSide(cfg RunConfig, dir string, m *Metrics, log *slog.Logger) (*tra
 func (t *trainSide) run(ctx context.Context, maxSteps int64) error {
 	jctx, stopJudge := context.WithCancel(ctx)
 	judged := make(chan struct{})
-	go func() { t.judge.run(jctx); close(judged) }()
+	go func() { t.judge.Run(jctx); close(judged) }()
 	err := t.loop.Run(ctx, maxSteps)
 	stopJudge()
 	<-judged

@@ -1,0 +1,157 @@
+package arena
+
+import (
+	"context"
+	"fmt"
+
+	"chuzero/checkpoints"
+	"chuzero/mcts"
+	"chuzero/rules"
+)
+
+// match plays a match of cfg between entrants and returns the standings.
+func (j *Judge) match(ctx context.Context, cfg Config, entrants ...Entrant) (*Standings, error) {
+	cfg.Rules, cfg.Log = j.Rules, j.Log
+	m, err := New(cfg, entrants...)
+	if err != nil {
+		return nil, err
+	}
+	return m.Run(ctx)
+}
+
+// openNetworks opens the networks of a match of concurrency games.
+func (j *Judge) openNetworks(concurrency, threads int) (Networks, error) {
+	return j.Networks(min(64, 8*max(1, concurrency)), threads)
+}
+
+// gate plays candidate against the best by SPRT and promotes it if it
+// wins.
+func (j *Judge) gate(ctx context.Context, cand checkpoints.Entry) error {
+	best, ok := j.Best()
+	if !ok {
+		return j.setBest(cand, false)
+	}
+	if cand.Step <= best.Step {
+		return nil
+	}
+	g := j.Gating
+	nets, err := j.openNetworks(g.Concurrency, g.Threads)
+	if err != nil {
+		return err
+	}
+	defer nets.Close()
+	ce, err := nets.Evaluator(cand)
+	if err != nil {
+		return err
+	}
+	be, err := nets.Evaluator(best)
+	if err != nil {
+		return err
+	}
+	b := mcts.Budget{Simulations: g.Simulations}
+	candName, bestName := cand.Name, best.Name
+	if candName == bestName {
+		bestName += "-best"
+	}
+	j.Log.Info("gating", "candidate", candName, "best", bestName)
+	cfg := Config{Games: g.Games, Concurrency: g.Concurrency, Seed: uint64(cand.Step), SPRT: g.SPRT(), Dir: j.Dir.Gating(cand.Name), Event: "gating"}
+	st, err := j.match(ctx, cfg, NewSearcher(candName, ce, b), NewSearcher(bestName, be, b))
+	if err != nil {
+		return err
+	}
+	if ctx.Err() != nil {
+		return ctx.Err() // cut short: no decision
+	}
+	res := GateResult{Candidate: cand, Best: best, Score: st.Score(0, 1), LLR: st.SPRT.LLR,
+		Decision: map[Decision]string{AcceptH1: "accept", AcceptH0: "reject", Continue: "inconclusive"}[st.SPRT.Decision]}
+	j.Log.Info("gating decision", "candidate", cand.Name, "best", best.Name, "score", res.Score.String(), "llr", res.LLR, "decision", res.Decision)
+	if res.Promoted() {
+		if err := j.setBest(cand, true); err != nil {
+			return err
+		}
+	}
+	if j.OnGate != nil {
+		return j.OnGate(res)
+	}
+	return nil
+}
+
+// evaluate plays the latest checkpoint against each anchor, then pins it
+// as the next evaluation's "previous".
+func (j *Judge) evaluate(ctx context.Context, latest checkpoints.Entry) error {
+	ev := j.Eval
+	nets, err := j.openNetworks(ev.Concurrency, ev.Threads)
+	if err != nil {
+		return err
+	}
+	defer nets.Close()
+	le, err := nets.Evaluator(latest)
+	if err != nil {
+		return err
+	}
+	b := mcts.Budget{Simulations: ev.Simulations}
+	me := NewSearcher(latest.Name, le, b)
+	for _, a := range ev.Anchors {
+		opp, err := j.anchor(a, latest, nets, b)
+		if err != nil {
+			return err
+		}
+		if opp == nil {
+			continue
+		}
+		cfg := Config{Games: ev.Games, Concurrency: ev.Concurrency, Seed: uint64(latest.Step), OpeningPlies: ev.OpeningPly,
+			Dir: j.Dir.Eval(latest.Name + "-vs-" + opp.Name()), Event: "evaluation"}
+		st, err := j.match(ctx, cfg, me, opp)
+		if err != nil {
+			return err
+		}
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		res := EvalResult{Checkpoint: latest, Opponent: opp.Name(), Score: st.Score(0, 1)}
+		res.Elo, res.EloLow, res.EloHigh = EloInterval(res.Score)
+		j.Log.Info("evaluation", "checkpoint", latest.Name, "opponent", opp.Name(), "score", res.Score.String(),
+			"elo", fmtElo(res.Elo), "low", fmtElo(res.EloLow), "high", fmtElo(res.EloHigh))
+		if j.OnEval != nil {
+			if err := j.OnEval(res); err != nil {
+				return err
+			}
+		}
+	}
+	j.LastEvaluated = latest.Step
+	return j.Dir.Pin("previous", latest)
+}
+
+// anchor returns the entrant of anchor a for evaluating latest, or nil
+// when it does not apply (the checkpoint is the anchor itself, or the
+// variant or machine lacks it).
+func (j *Judge) anchor(a string, latest checkpoints.Entry, nets Networks, b mcts.Budget) (Entrant, error) {
+	switch a {
+	case "greedy":
+		return Greedy{}, nil
+	case "random":
+		return Random{}, nil
+	case "first", "previous":
+		e, err := j.Dir.Pinned(a)
+		if err != nil || e.Step == latest.Step {
+			return nil, nil // none yet (no earlier evaluation), or the same network
+		}
+		ev, err := nets.Evaluator(e)
+		if err != nil {
+			return nil, err
+		}
+		return NewSearcher(a, ev, b), nil
+	case "hachu":
+		if j.Rules.Variant != rules.Chu {
+			return nil, nil // Debian's HaChu 0.21 plays Chu only (its Sho setup fails)
+		}
+		if _, err := LookPath("hachu"); err != nil {
+			return nil, nil
+		}
+		return &Engine{Label: fmt.Sprintf("hachu-d%d", j.Eval.HaChuDepth), Command: []string{"hachu"}, Depth: j.Eval.HaChuDepth}, nil
+	}
+	if d, ok := abAnchorDepth(a); ok {
+		return AlphaBeta{Depth: d}, nil
+	}
+	return nil, fmt.Errorf("eval: unknown anchor %q", a)
+}
