@@ -21,136 +21,148 @@ func init() {
 // XBoard: xboard -fcp "chuzero play -run DIR"), or, on a terminal or with
 // -human, a game against a person.
 func runPlay(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("play", "play [-run DIR] [-checkpoint latest|NAME|STEP|FILE|none] [-sims N] [-movetime D] [-human [-side sente|gote]]", stderr)
-	runDir := fs.String("run", "", "run directory whose checkpoint to play (default runs/<variant>)")
-	ckpt := fs.String("checkpoint", "latest", "checkpoint: latest, a name, a step, a file, or none (tree search with uniform priors)")
-	variant := fs.String("variant", "", "game for -human, and the only one offered with no network (default: the network's, else chu)")
-	var rf ruleFlags
-	fs.Var(&rf, "rule", "rules option `Name=Value` (repeatable; default: the checkpoint's rules)")
-	sims := fs.Int("sims", 400, "simulations per move (also a cap when the GUI sets a clock; 0: the clock alone)")
-	movetime := fs.Duration("movetime", 0, "time per move when the GUI sets no clock (0: by -sims)")
-	human := fs.Bool("human", false, "play against a person in the terminal (the default when standard input is a terminal)")
-	side := fs.String("side", "sente", "your side with -human: sente (moves first) or gote")
-	threads := fs.Int("threads", 0, "goroutines per network layer (default: every core)")
-	logFile := fs.String("log-file", "", "write diagnostics here (the GUI owns standard output)")
-	name := fs.String("name", "", "engine name shown by the GUI (default chuzero <checkpoint>)")
-	seed := fs.Uint64("seed", 1, "search seed")
-	if code, done := parseFlags(fs, args); done {
+	o, code, done := parsePlayFlags(args, stderr)
+	if done {
 		return code
 	}
 	fail := func(err error) int {
 		fmt.Fprintf(stderr, "chuzero play: %v\n", err)
 		return 1
 	}
-	log := slog.New(slog.DiscardHandler)
-	if *logFile != "" {
-		f, err := os.OpenFile(*logFile, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
-		if err != nil {
-			return fail(err)
-		}
-		defer f.Close()
-		log = slog.New(slog.NewTextHandler(f, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	}
-	budget := mcts.Budget{Simulations: *sims, Time: *movetime}
-	if err := budget.Validate(); err != nil {
-		return fail(err)
-	}
-	cfg := cecp.Config{Budget: budget, Seed: *seed, Log: log, Rules: rf, Name: *name}
-	// The network: the run's checkpoint, unless none.
-	v := *variant
-	dir := *runDir
-	if dir == "" {
-		vv := v
-		if vv == "" {
-			vv = "chu"
-		}
-		dir = filepath.Join("runs", vv)
-	}
-	var nets *networks
-	if *ckpt != "none" {
-		var err error
-		if nets, err = newNetworks(dir, v, 32, *threads); err != nil {
-			return fail(err)
-		}
-		defer nets.close()
-		if nets.store == nil && !exists(*ckpt) {
-			if *runDir != "" || *ckpt != "latest" {
-				return fail(fmt.Errorf("no checkpoint %q: %s has no checkpoints (use -checkpoint none for search without a network)", *ckpt, dir))
-			}
-			fmt.Fprintf(stderr, "chuzero play: no run in %s; playing without a network (uniform priors)\n", dir)
-			nets.close()
-			nets = nil
-		}
-	}
-	if nets != nil {
-		e, err := findCheckpoint(nets, *ckpt)
-		if err != nil {
-			return fail(err)
-		}
-		c, err := checkpoints.ReadFile(e.Path)
-		if err != nil {
-			return fail(err)
-		}
-		if v != "" && v != c.Meta.Variant {
-			return fail(fmt.Errorf("-variant %s, but %s is a %s network", v, e.Name, c.Meta.Variant))
-		}
-		v = c.Meta.Variant
-		nets.variant = v
-		eval, ename, _, err := nets.evaluator(e.Path)
-		if err != nil {
-			return fail(err)
-		}
-		cfg.Eval = eval
-		if cfg.Name == "" {
-			cfg.Name = "chuzero " + ename
-		}
-		id, _ := rules.ParseVariant(v)
-		cfg.Variants = []rules.VariantID{id}
-		if trained, err := rules.ParseConfig(c.Meta.Rules); err == nil {
-			cfg.Rules = append(assignments(trained), cfg.Rules...)
-		}
-		log.Info("network", "checkpoint", e.Path, "variant", v)
-	} else {
-		cfg.Eval = mcts.Uniform{}
-		if cfg.Name == "" {
-			cfg.Name = "chuzero (no network)"
-		}
-		if v != "" {
-			id, err := rules.ParseVariant(v)
-			if err != nil {
-				return fail(err)
-			}
-			if *human {
-				cfg.Variants = []rules.VariantID{id}
-			} else {
-				cfg.Variants = append([]rules.VariantID{id}, otherVariants(id)...)
-			}
-		}
-	}
-	eng, err := cecp.New(cfg)
+	log, closeLog, err := openPlayLog(o.logFile)
 	if err != nil {
 		return fail(err)
 	}
+	defer closeLog()
+	eng, closeNets, err := newPlayEngine(&o, log, stderr)
+	if err != nil {
+		return fail(err)
+	}
+	defer closeNets()
 	ctx, stop := signalContext(0)
 	defer stop()
-	if *human || isTerminal(os.Stdin) {
-		c := rules.Sente
-		switch *side {
-		case "sente", "black", "first":
-		case "gote", "white", "second":
-			c = rules.Gote
-		default:
-			return fail(fmt.Errorf("-side %q: want sente or gote", *side))
-		}
-		if err := eng.Human(ctx, os.Stdin, stdout, c); err != nil && ctx.Err() == nil {
+	if o.human || isTerminal(os.Stdin) {
+		c, err := parseSide(o.side)
+		if err != nil {
 			return fail(err)
 		}
-		return 0
+		err = eng.Human(ctx, os.Stdin, stdout, c)
+	} else {
+		err = eng.Serve(ctx, os.Stdin, stdout)
 	}
-	if err := eng.Serve(ctx, os.Stdin, stdout); err != nil && ctx.Err() == nil {
+	if err != nil && ctx.Err() == nil {
 		return fail(err)
 	}
 	return 0
+}
+
+// newPlayEngine builds the engine of o: on the run's checkpoint, or
+// with uniform priors when there is none. The function it returns stops
+// the network's batcher.
+func newPlayEngine(o *playOptions, log *slog.Logger, stderr io.Writer) (*cecp.Engine, func(), error) {
+	budget := mcts.Budget{Simulations: o.sims, Time: o.movetime}
+	if err := budget.Validate(); err != nil {
+		return nil, nil, err
+	}
+	cfg := cecp.Config{Budget: budget, Seed: o.seed, Log: log, Rules: o.rules, Name: o.name}
+	nets, err := openPlayNetworks(o, stderr)
+	if err != nil {
+		return nil, nil, err
+	}
+	closeNets := func() {}
+	if nets != nil {
+		closeNets = nets.close
+		err = withNetwork(&cfg, nets, o, log)
+	} else {
+		err = withoutNetwork(&cfg, o)
+	}
+	var eng *cecp.Engine
+	if err == nil {
+		eng, err = cecp.New(cfg)
+	}
+	if err != nil {
+		closeNets()
+		return nil, nil, err
+	}
+	return eng, closeNets, nil
+}
+
+// openPlayNetworks opens the run's networks, or returns nil with
+// -checkpoint none, or when the default run directory has no checkpoints
+// (then saying so on stderr).
+func openPlayNetworks(o *playOptions, stderr io.Writer) (*networks, error) {
+	if o.ckpt == "none" {
+		return nil, nil
+	}
+	dir := runDirOf(o.runDir, o.variant)
+	nets, err := newNetworks(dir, o.variant, 32, o.threads)
+	if err != nil {
+		return nil, err
+	}
+	if nets.store == nil && !exists(o.ckpt) {
+		nets.close()
+		if o.runDir != "" || o.ckpt != "latest" {
+			return nil, fmt.Errorf("no checkpoint %q: %s has no checkpoints (use -checkpoint none for search without a network)", o.ckpt, dir)
+		}
+		fmt.Fprintf(stderr, "chuzero play: no run in %s; playing without a network (uniform priors)\n", dir)
+		return nil, nil
+	}
+	return nets, nil
+}
+
+// withNetwork sets cfg to play checkpoint -checkpoint of nets: its
+// evaluator, its variant only, and its rules under those of -rule.
+func withNetwork(cfg *cecp.Config, nets *networks, o *playOptions, log *slog.Logger) error {
+	e, err := findCheckpoint(nets, o.ckpt)
+	if err != nil {
+		return err
+	}
+	c, err := checkpoints.ReadFile(e.Path)
+	if err != nil {
+		return err
+	}
+	v := c.Meta.Variant
+	if o.variant != "" && o.variant != v {
+		return fmt.Errorf("-variant %s, but %s is a %s network", o.variant, e.Name, v)
+	}
+	nets.variant = v
+	eval, ename, _, err := nets.evaluator(e.Path)
+	if err != nil {
+		return err
+	}
+	cfg.Eval = eval
+	if cfg.Name == "" {
+		cfg.Name = "chuzero " + ename
+	}
+	id, _ := rules.ParseVariant(v)
+	cfg.Variants = []rules.VariantID{id}
+	if trained, err := rules.ParseConfig(c.Meta.Rules); err == nil {
+		cfg.Rules = append(assignments(trained), cfg.Rules...)
+	}
+	log.Info("network", "checkpoint", e.Path, "variant", v)
+	return nil
+}
+
+// withoutNetwork sets cfg to search with uniform priors; -variant, if
+// given, is the variant offered first (the only one with -human).
+func withoutNetwork(cfg *cecp.Config, o *playOptions) error {
+	cfg.Eval = mcts.Uniform{}
+	if cfg.Name == "" {
+		cfg.Name = "chuzero (no network)"
+	}
+	if o.variant == "" {
+		return nil
+	}
+	id, err := rules.ParseVariant(o.variant)
+	if err != nil {
+		return err
+	}
+	if o.human {
+		cfg.Variants = []rules.VariantID{id}
+	} else {
+		cfg.Variants = append([]rules.VariantID{id}, otherVariants(id)...)
+	}
+	return nil
 }
 
 // findCheckpoint resolves ref in the run's store, or as a file.
@@ -178,6 +190,7 @@ func assignments(c rules.Config) []string {
 	return out
 }
 
+// otherVariants lists the variants other than id.
 func otherVariants(id rules.VariantID) []rules.VariantID {
 	var out []rules.VariantID
 	for _, v := range rules.Variants {
