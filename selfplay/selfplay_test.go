@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"chuzero/checkpoints"
 	"chuzero/encode"
 	"chuzero/mcts"
 	"chuzero/rules"
@@ -27,7 +28,7 @@ func readRun(t *testing.T, dir string) ([]encode.Sample, []Record) {
 	t.Helper()
 	var samples []encode.Sample
 	var recs []Record
-	files, _ := filepath.Glob(filepath.Join(dir, SamplesDir, "*"+encode.SampleFileExt))
+	files, _ := filepath.Glob(filepath.Join(dir, checkpoints.SamplesDir, "*"+encode.SampleFileExt))
 	for _, f := range files {
 		s, err := encode.ReadSampleFile(f)
 		if err != nil {
@@ -35,7 +36,7 @@ func readRun(t *testing.T, dir string) ([]encode.Sample, []Record) {
 		}
 		samples = append(samples, s...)
 	}
-	files, _ = filepath.Glob(filepath.Join(dir, GamesDir, "*.jsonl"))
+	files, _ = filepath.Glob(filepath.Join(dir, checkpoints.GamesDir, "*.jsonl"))
 	for _, f := range files {
 		r, err := ReadRecords(f)
 		if err != nil {
@@ -329,7 +330,7 @@ func TestStopDiscardsGamesInFlight(t *testing.T) {
 	if err := r.Run(ctx, 0); err != nil && err != context.Canceled {
 		t.Fatal(err)
 	}
-	for _, d := range []string{SamplesDir, GamesDir} {
+	for _, d := range []string{checkpoints.SamplesDir, checkpoints.GamesDir} {
 		entries, _ := os.ReadDir(filepath.Join(cfg.Dir, d))
 		if len(entries) != 0 {
 			t.Errorf("%s has %d files after stopping mid-game", d, len(entries))

@@ -10,14 +10,9 @@ import (
 	"sync"
 	"time"
 
+	"chuzero/checkpoints"
 	"chuzero/encode"
 	"chuzero/rules"
-)
-
-// Run directory layout used by self-play.
-const (
-	SamplesDir = "samples" // *.samples: training samples (encode format), one chunk per game
-	GamesDir   = "games"   // *.jsonl: game records, one JSON object per line
 )
 
 // ErrWrite marks the error of a run stopped because its files could not be
@@ -37,8 +32,9 @@ type writer struct {
 }
 
 func newWriter(dir string, v rules.VariantID, perFile int, interval time.Duration) (*writer, error) {
-	for _, d := range []string{SamplesDir, GamesDir} {
-		if err := os.MkdirAll(filepath.Join(dir, d), 0o755); err != nil {
+	run := checkpoints.Run{Dir: dir}
+	for _, d := range []string{run.Samples(), run.Games()} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
 			return nil, fmt.Errorf("selfplay: %w", err)
 		}
 	}
@@ -122,7 +118,7 @@ func (w *writer) flush() error {
 	// the name ends in the highest game index it holds: a restarted run
 	// continues after it (see the commands' nextGameIndex)
 	name := fmt.Sprintf("%s-%05d-g%d", w.prefix, w.seq, last)
-	sw, err := encode.CreateSampleFile(filepath.Join(w.dir, SamplesDir, name+encode.SampleFileExt), w.variant)
+	sw, err := encode.CreateSampleFile(filepath.Join(checkpoints.Run{Dir: w.dir}.Samples(), name+encode.SampleFileExt), w.variant)
 	if err != nil {
 		return err
 	}
@@ -142,5 +138,5 @@ func (w *writer) flush() error {
 			return err
 		}
 	}
-	return encode.WriteAtomic(filepath.Join(w.dir, GamesDir, name+".jsonl"), buf.Bytes())
+	return encode.WriteAtomic(filepath.Join(checkpoints.Run{Dir: w.dir}.Games(), name+".jsonl"), buf.Bytes())
 }

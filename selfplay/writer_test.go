@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"chuzero/checkpoints"
 	"chuzero/mcts"
 	"chuzero/rules"
 )
@@ -51,7 +52,7 @@ func checkKept(t *testing.T, dir string, written int) {
 
 func TestWriteErrorStopsTheRun(t *testing.T) {
 	cfg := testConfig(t, rules.Sho)
-	samples := filepath.Join(cfg.Dir, SamplesDir)
+	samples := filepath.Join(cfg.Dir, checkpoints.SamplesDir)
 	// root ignores permissions: a directory replaced by a file fails for
 	// everyone
 	n, err := runUntilBroken(t, cfg, func() {
@@ -75,7 +76,7 @@ func TestReadOnlyDirStopsTheRun(t *testing.T) {
 		t.Skip("root writes into read-only directories; TestWriteErrorStopsTheRun covers the case")
 	}
 	cfg := testConfig(t, rules.Sho)
-	samples := filepath.Join(cfg.Dir, SamplesDir)
+	samples := filepath.Join(cfg.Dir, checkpoints.SamplesDir)
 	runUntilBroken(t, cfg, func() {
 		if err := os.Chmod(samples, 0o555); err != nil {
 			t.Error(err)

@@ -202,8 +202,8 @@ type networks struct {
 func newNetworks(runDir, variant string, batch, threads int) (*networks, error) {
 	n := &networks{variant: variant, batch: batch, threads: threads, batchers: map[string]*model.Batcher{}, names: map[string]string{}}
 	n.ctx, n.cancel = context.WithCancel(context.Background())
-	if runDir != "" && exists(filepath.Join(runDir, "checkpoints")) {
-		s, err := checkpoints.Open(filepath.Join(runDir, "checkpoints"))
+	if run := (checkpoints.Run{Dir: runDir}); runDir != "" && exists(run.Checkpoints()) {
+		s, err := run.Store()
 		if err != nil {
 			return nil, err
 		}

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"chuzero/checkpoints"
 	"chuzero/selfplay"
 	"chuzero/selfplay/report"
 )
@@ -41,7 +42,7 @@ func writeReportRun(t *testing.T, dir string) {
 		}
 		buf.Write(append(b, '\n'))
 	}
-	games := filepath.Join(dir, selfplay.GamesDir)
+	games := filepath.Join(dir, checkpoints.GamesDir)
 	if err := os.MkdirAll(games, 0o755); err != nil {
 		t.Fatal(err)
 	}

@@ -80,7 +80,7 @@ func (f *runFlags) setup(fs *flag.FlagSet) (RunConfig, string, error) {
 	if err != nil {
 		return cfg, dir, err
 	}
-	fresh := !exists(filepath.Join(dir, "checkpoints"))
+	fresh := !exists(checkpoints.Run{Dir: dir}.Checkpoints())
 	if f.set["seed"] {
 		cfg.Seed = f.seed
 	}
@@ -182,7 +182,7 @@ func newSelfPlayer(cfg RunConfig, dir string, net *model.Net, name string, m *Me
 	if s.runner, err = selfplay.New(spc, eval, name); err != nil {
 		return nil, err
 	}
-	s.runner.SetFirstGame(nextGameIndex(filepath.Join(dir, selfplay.GamesDir)))
+	s.runner.SetFirstGame(nextGameIndex(checkpoints.Run{Dir: dir}.Games()))
 	s.runner.OnGame = func(rec *selfplay.Record) {
 		m.game(rec, s.runner.Stats())
 		m.resignThresh.Set(s.runner.ResignThreshold())

@@ -5,12 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"runtime"
 	"time"
 
 	"sigs.k8s.io/yaml"
 
+	"chuzero/checkpoints"
 	"chuzero/encode"
 	"chuzero/model"
 	"chuzero/rules"
@@ -162,7 +162,7 @@ func splitCores(cores int) (train, self int) { return max(1, cores/2), cores }
 // commands).
 func loadRunConfig(variant, runDir, file string) (RunConfig, error) {
 	var paths []string
-	existing := filepath.Join(runDir, "config.json")
+	existing := checkpoints.Run{Dir: runDir}.Config()
 	if _, err := os.Stat(existing); err == nil {
 		paths = append(paths, existing)
 	}
@@ -287,7 +287,7 @@ func (c *RunConfig) loopConfig(runDir string) (model.LoopConfig, error) {
 		lc.Replay.MirrorFraction = 0.5 // a run made before mirror_fraction
 	}
 	lc.Poll = time.Duration(t.Poll)
-	lc.Samples = filepath.Join(runDir, selfplay.SamplesDir)
+	lc.Samples = checkpoints.Run{Dir: runDir}.Samples()
 	return lc, lc.Validate()
 }
 
@@ -336,5 +336,5 @@ func (c *RunConfig) write(runDir string) error {
 	if err != nil {
 		return err
 	}
-	return encode.WriteAtomic(filepath.Join(runDir, "config.json"), append(data, '\n'))
+	return encode.WriteAtomic(checkpoints.Run{Dir: runDir}.Config(), append(data, '\n'))
 }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"time"
 
 	"chuzero/checkpoints"
@@ -46,7 +45,7 @@ func runSelfPlay(args []string, stdout, stderr io.Writer) int {
 	ctx, stop := signalContext(rf.duration)
 	defer stop()
 	reg, m := newRegistry()
-	store, err := checkpoints.Open(filepath.Join(dir, "checkpoints"))
+	store, err := checkpoints.Run{Dir: dir}.Store()
 	if err != nil {
 		return fail(err)
 	}

@@ -79,7 +79,7 @@ func checkRun(t *testing.T, dir string) (step int64, samples, games int) {
 		}
 		step = max(step, e.Step)
 	}
-	files, _ := filepath.Glob(filepath.Join(dir, selfplay.SamplesDir, "*"+encode.SampleFileExt))
+	files, _ := filepath.Glob(filepath.Join(dir, checkpoints.SamplesDir, "*"+encode.SampleFileExt))
 	for _, f := range files {
 		s, err := encode.ReadSampleFile(f)
 		if err != nil {
@@ -87,7 +87,7 @@ func checkRun(t *testing.T, dir string) (step int64, samples, games int) {
 		}
 		samples += len(s)
 	}
-	files, _ = filepath.Glob(filepath.Join(dir, selfplay.GamesDir, "*.jsonl"))
+	files, _ = filepath.Glob(filepath.Join(dir, checkpoints.GamesDir, "*.jsonl"))
 	for _, f := range files {
 		recs, err := selfplay.ReadRecords(f)
 		if err != nil {
@@ -209,10 +209,10 @@ func (s *syncBuffer) String() string {
 func TestMetricsScrape(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "run")
 	cfg := writeQuickConfig(t)
-	if err := os.MkdirAll(filepath.Join(dir, selfplay.SamplesDir), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Join(dir, checkpoints.SamplesDir), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	damaged := filepath.Join(dir, selfplay.SamplesDir, "damaged"+encode.SampleFileExt)
+	damaged := filepath.Join(dir, checkpoints.SamplesDir, "damaged"+encode.SampleFileExt)
 	if err := os.WriteFile(damaged, []byte("not a sample file"), 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -12,13 +12,14 @@ import (
 	"path/filepath"
 	"sync"
 	"time"
+
+	"chuzero/checkpoints"
 )
 
-// Log files of a run directory, under LogsDir. Each is JSON Lines, one
+// Log files of a run directory, under checkpoints.LogsDir. Each is JSON Lines, one
 // object per line, appended as the run goes; a reader skips and counts
 // damaged lines (a process killed while writing cuts one).
 const (
-	LogsDir   = "logs"
 	TrainLog  = "train.jsonl"  // TrainEntry
 	EvalLog   = "eval.jsonl"   // EvalEntry
 	GatingLog = "gating.jsonl" // GatingEntry
@@ -89,7 +90,7 @@ type Appender struct {
 // NewAppender returns an appender to runDir/logs/name (created on first
 // write).
 func NewAppender(runDir, name string) *Appender {
-	return &Appender{path: filepath.Join(runDir, LogsDir, name)}
+	return &Appender{path: checkpoints.Run{Dir: runDir}.Log(name)}
 }
 
 // Append writes v as one line, with one write call, so a reader never
@@ -143,7 +144,7 @@ func endsCut(f *os.File) (bool, error) {
 // crash, at the end or, after a restart, anywhere) are skipped and
 // counted in damaged.
 func ReadLog[T any](runDir, name string) (entries []T, damaged int, err error) {
-	path := filepath.Join(runDir, LogsDir, name)
+	path := checkpoints.Run{Dir: runDir}.Log(name)
 	err = ScanLines(path, func(v T) { entries = append(entries, v) }, func(int, bool, error) { damaged++ })
 	return entries, damaged, err
 }

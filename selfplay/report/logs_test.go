@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"chuzero/checkpoints"
 )
 
 func appendSteps(t *testing.T, a *Appender, steps ...int64) {
@@ -18,7 +20,7 @@ func appendSteps(t *testing.T, a *Appender, steps ...int64) {
 
 func cutLine(t *testing.T, dir, name string) {
 	t.Helper()
-	f, err := os.OpenFile(filepath.Join(dir, LogsDir, name), os.O_APPEND|os.O_WRONLY, 0)
+	f, err := os.OpenFile(filepath.Join(dir, checkpoints.LogsDir, name), os.O_APPEND|os.O_WRONLY, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,7 +47,7 @@ func TestLogs(t *testing.T) {
 		t.Fatalf("ReadLog after restarts = %d entries (%+v), %d damaged, %v", len(got), got, damaged, err)
 	}
 	// a damaged line anywhere is skipped and counted
-	os.WriteFile(filepath.Join(dir, LogsDir, EvalLog), []byte("{}\nnot json\n{}\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, checkpoints.LogsDir, EvalLog), []byte("{}\nnot json\n{}\n"), 0o644)
 	if evals, damaged, err := ReadLog[EvalEntry](dir, EvalLog); err != nil || len(evals) != 2 || damaged != 1 {
 		t.Errorf("a damaged middle line: %d entries, %d damaged, %v", len(evals), damaged, err)
 	}

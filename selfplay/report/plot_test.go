@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"chuzero/checkpoints"
 	"chuzero/selfplay"
 )
 
@@ -91,7 +92,7 @@ func writeSynthRun(t *testing.T, dir string, span time.Duration, games int) synt
 		want.gatings++
 	}
 
-	gamesDir := filepath.Join(dir, selfplay.GamesDir)
+	gamesDir := filepath.Join(dir, checkpoints.GamesDir)
 	must(os.MkdirAll(gamesDir, 0o755))
 	var buf bytes.Buffer
 	flush := func() {
@@ -261,8 +262,8 @@ func TestReportGenerate(t *testing.T) {
 					}
 				}
 				rec, _ := json.Marshal(selfplay.Record{Started: t0, Plies: 10, Result: "0-1", Winner: "gote"})
-				os.MkdirAll(filepath.Join(dir, selfplay.GamesDir), 0o755)
-				if err := os.WriteFile(filepath.Join(dir, selfplay.GamesDir, "g.jsonl"), append(rec, '\n'), 0o644); err != nil {
+				os.MkdirAll(filepath.Join(dir, checkpoints.GamesDir), 0o755)
+				if err := os.WriteFile(filepath.Join(dir, checkpoints.GamesDir, "g.jsonl"), append(rec, '\n'), 0o644); err != nil {
 					t.Fatal(err)
 				}
 				return synthRun{games: 1}
@@ -291,7 +292,7 @@ func TestReportGenerate(t *testing.T) {
 			name: "damaged middle line",
 			setup: func(t *testing.T, dir string) synthRun {
 				want := writeSynthRun(t, dir, time.Hour, 24)
-				path := filepath.Join(dir, selfplay.GamesDir, "games-00001.jsonl")
+				path := filepath.Join(dir, checkpoints.GamesDir, "games-00001.jsonl")
 				b, err := os.ReadFile(path)
 				if err != nil {
 					t.Fatal(err)

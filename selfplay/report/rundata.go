@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"chuzero/checkpoints"
 	"chuzero/selfplay"
 )
 
@@ -74,7 +75,7 @@ func readRun(runDir string) (*runData, error) {
 	if err := d.readConfig(runDir); err != nil {
 		return nil, err
 	}
-	logs := filepath.Join(runDir, LogsDir)
+	logs := checkpoints.Run{Dir: runDir}.Logs()
 	if err := readJSONLines(d, filepath.Join(logs, TrainLog), func(e TrainEntry) { d.train = append(d.train, e) }); err != nil {
 		return nil, err
 	}
@@ -96,7 +97,7 @@ func readRun(runDir string) (*runData, error) {
 	for _, e := range d.gating {
 		d.seen(e.Time)
 	}
-	if err := d.readGames(filepath.Join(runDir, selfplay.GamesDir)); err != nil {
+	if err := d.readGames(checkpoints.Run{Dir: runDir}.Games()); err != nil {
 		return nil, err
 	}
 	if err := d.readStrength(runDir); err != nil {
@@ -109,7 +110,7 @@ func readRun(runDir string) (*runData, error) {
 // readConfig takes the variant and the resignation threshold from
 // config.json, if there is one.
 func (d *runData) readConfig(runDir string) error {
-	path := filepath.Join(runDir, "config.json")
+	path := checkpoints.Run{Dir: runDir}.Config()
 	b, err := os.ReadFile(path)
 	if os.IsNotExist(err) {
 		return nil
