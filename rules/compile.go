@@ -1,9 +1,6 @@
 package rules
 
-import (
-	"fmt"
-	"strings"
-)
+import "fmt"
 
 // slide is one sliding or stepping direction of a piece: delta and maximum
 // distance (1 = a step, 255 = unlimited).
@@ -27,124 +24,7 @@ type moveTable struct {
 	kind     Kind
 }
 
-// Rules is a compiled variant with its options: piece tables for both
-// colors, zones, hash keys. It is immutable and safe for concurrent use;
-// positions point to it.
-type Rules struct {
-	cfg     Config
-	v       Variant
-	files   int
-	ranks   int
-	squares []Square // on-board squares, ranks 1..N, files a..
-
-	kinds  []PieceDef           // index = Kind (0 unused)
-	hodges []string             // Hodges abbreviation per Kind ("Ln", "+DH")
-	byFEN  map[string]Kind      // "K", "+D"
-	table  [128]moveTable       // index = Piece.index()
-	zone   [2][boardSize]bool   // promotion zone per color
-	last   [2][boardSize]bool   // last rank per color
-	dead   [128][boardSize]bool // piece can never move again from this square
-	empty  [boardSize]Piece     // the empty board with walls
-
-	// reverse attack tables: for each piece, the reach along each absolute
-	// direction (kingDirs order) and a mask of fixed leaps over the 5x5 box
-	// (bit (dr+2)*5+(df+2), absolute offsets).
-	reach    [128][8]uint8
-	leapMask [128]uint32
-	leaps    []leapCheck // union of the leap offsets any piece has, absolute
-
-	paths         bool
-	protection    LionProtection
-	counterStrike CounterStrike
-	hasLionPower  bool
-}
-
-// New compiles the rules for c.
-func New(c Config) (*Rules, error) {
-	if err := c.Validate(); err != nil {
-		return nil, err
-	}
-	v, err := Describe(c.Variant)
-	if err != nil {
-		return nil, err
-	}
-	applyOptions(&v, c)
-	r := &Rules{cfg: c, v: v, files: v.Files, ranks: v.Ranks}
-	if err := r.compile(); err != nil {
-		return nil, fmt.Errorf("rules: variant %s: %w", v.Name, err)
-	}
-	return r, nil
-}
-
-// MustNew is New for configurations known to be valid (defaults, tests); it
-// panics on error.
-func MustNew(c Config) *Rules {
-	r, err := New(c)
-	if err != nil {
-		panic(err)
-	}
-	return r
-}
-
-// applyOptions turns the options of c into changes of the variant data.
-func applyOptions(v *Variant, c Config) {
-	piece := func(fen string) *PieceDef {
-		p := v.pieceByFEN(fen)
-		if p == nil {
-			panic("rules: option refers to missing piece " + fen)
-		}
-		return p
-	}
-	v.MaxPlies = c.MaxPlies
-	v.Repetition = c.Repetition
-	switch c.Variant {
-	case Chu:
-		if c.FalconEaglePass == Off {
-			piece("+H").Traits &^= TraitRayPass
-			piece("+D").Traits &^= TraitRayPass
-		}
-		if c.PromotionRule == PromotionHodges {
-			v.Promotion = PromoteHodges
-		}
-		if c.LanceLastRankPromotion == On {
-			piece("L").Traits |= TraitLastRankPromotion
-		}
-		if c.GoBetweenLastRankPromotion == On {
-			piece("I").Traits |= TraitLastRankPromotion
-		}
-		switch c.BareKing {
-		case BareKingRuleJCSA:
-			v.BareKing = BareKingJCSA
-		case BareKingRuleSimple:
-			v.BareKing = BareKingSimple
-		case BareKingRuleOff:
-			v.BareKing = BareKingNone
-		}
-	case Sho:
-		if c.ShoRoyalty == RoyalByCapture {
-			v.CheckRule = NoCheck
-		}
-	case Heian:
-		if c.HeianFlyingDragon == DragonAlfil {
-			piece("D").Moves = "-J--J"
-		}
-		if c.HeianDragonPromotion == DragonPromotesDragonHorse {
-			// the promoted Dragon keeps its move and gains the orthogonal step
-			m := []byte(piece("D").Moves)
-			for _, col := range []int{0, 2, 3} {
-				m[col] = '1'
-			}
-			piece("+D").Moves = string(m)
-		}
-		switch c.HeianPromotion {
-		case HeianPromotionEntry:
-			v.Promotion = PromoteEntry
-		case HeianPromotionChu:
-			v.Promotion = PromoteJCSA
-		}
-	}
-}
-
+// compile checks the variant data and builds every table of r.
 func (r *Rules) compile() error {
 	v := &r.v
 	if v.Files < 1 || v.Files > MaxFiles || v.Ranks < 1 || v.Ranks > MaxRanks {
@@ -153,6 +33,28 @@ func (r *Rules) compile() error {
 	if len(v.Pieces) >= maxKinds {
 		return fmt.Errorf("%d piece kinds, at most %d", len(v.Pieces), maxKinds-1)
 	}
+	r.compileBoard()
+	if err := r.compileKinds(); err != nil {
+		return err
+	}
+	r.compileHodgesNames()
+	if err := r.compileTables(); err != nil {
+		return err
+	}
+	r.computeDead()
+	r.paths = r.cfg.LionMoveEnumeration == Paths
+	r.protection = r.cfg.LionProtection
+	r.counterStrike = r.cfg.CounterStrike
+	if _, err := r.ParseSFEN(v.StartSFEN); err != nil {
+		return fmt.Errorf("start position: %w", err)
+	}
+	return nil
+}
+
+// compileBoard lays out the board: the on-board squares inside walls, the
+// promotion zones and the last ranks.
+func (r *Rules) compileBoard() {
+	v := &r.v
 	for i := range r.empty {
 		r.empty[i] = Wall
 	}
@@ -167,9 +69,14 @@ func (r *Rules) compile() error {
 			r.last[Gote][s] = rank == 0
 		}
 	}
-	r.kinds = make([]PieceDef, 1, len(v.Pieces)+1)
+}
+
+// compileKinds numbers the piece rows from 1 and indexes them by FEN
+// spelling.
+func (r *Rules) compileKinds() error {
+	r.kinds = make([]PieceDef, 1, len(r.v.Pieces)+1)
 	r.byFEN = map[string]Kind{}
-	for _, d := range v.Pieces {
+	for _, d := range r.v.Pieces {
 		if len(d.Letter) != 1 || d.Letter[0] < 'A' || d.Letter[0] > 'Z' {
 			return fmt.Errorf("piece %q: FEN letter must be one uppercase ASCII letter", d.Name)
 		}
@@ -179,6 +86,12 @@ func (r *Rules) compile() error {
 		r.byFEN[d.fen()] = Kind(len(r.kinds))
 		r.kinds = append(r.kinds, d)
 	}
+	return nil
+}
+
+// compileHodgesNames gives every kind its Hodges abbreviation; a promoted
+// kind is written as its unpromoted form with '+'.
+func (r *Rules) compileHodgesNames() {
 	r.hodges = make([]string, len(r.kinds))
 	for k := Kind(1); int(k) < len(r.kinds); k++ {
 		d := &r.kinds[k]
@@ -192,34 +105,15 @@ func (r *Rules) compile() error {
 			}
 		}
 	}
+}
+
+// compileTables builds the move tables and reverse attack tables of every
+// piece of both colors, and the sorted union of their leap offsets.
+func (r *Rules) compileTables() error {
 	leapSet := map[int16]bool{}
 	for k := Kind(1); int(k) < len(r.kinds); k++ {
-		d := &r.kinds[k]
-		if !d.Promoted && d.Hodges == "" {
-			return fmt.Errorf("piece %s has no Hodges abbreviation", d.fen())
-		}
-		var promo Kind
-		if d.PromotesTo != "" {
-			var ok bool
-			if promo, ok = r.byFEN[d.PromotesTo]; !ok {
-				return fmt.Errorf("piece %s promotes to unknown %s", d.fen(), d.PromotesTo)
-			}
-		}
-		for c := Sente; c <= Gote; c++ {
-			p := MakePiece(k, c)
-			t, err := compileMoves(d, c)
-			if err != nil {
-				return fmt.Errorf("piece %s: %w", d.fen(), err)
-			}
-			t.kind = k
-			if promo != 0 {
-				t.promo = MakePiece(promo, c)
-			}
-			r.table[p.index()] = t
-			if t.lion || len(t.lionRays) > 0 {
-				r.hasLionPower = true
-			}
-			r.compileReach(p, &t, leapSet)
+		if err := r.compileKind(k, leapSet); err != nil {
+			return err
 		}
 	}
 	var offs []int16
@@ -230,12 +124,38 @@ func (r *Rules) compile() error {
 	for _, o := range offs {
 		r.leaps = append(r.leaps, leapCheck{o, leapBit(int(o))})
 	}
-	r.computeDead()
-	r.paths = r.cfg.LionMoveEnumeration == Paths
-	r.protection = r.cfg.LionProtection
-	r.counterStrike = r.cfg.CounterStrike
-	if _, err := r.ParseSFEN(v.StartSFEN); err != nil {
-		return fmt.Errorf("start position: %w", err)
+	return nil
+}
+
+// compileKind builds the tables of kind k for both colors, adding its leap
+// offsets to leapSet.
+func (r *Rules) compileKind(k Kind, leapSet map[int16]bool) error {
+	d := &r.kinds[k]
+	if !d.Promoted && d.Hodges == "" {
+		return fmt.Errorf("piece %s has no Hodges abbreviation", d.fen())
+	}
+	var promo Kind
+	if d.PromotesTo != "" {
+		var ok bool
+		if promo, ok = r.byFEN[d.PromotesTo]; !ok {
+			return fmt.Errorf("piece %s promotes to unknown %s", d.fen(), d.PromotesTo)
+		}
+	}
+	for c := Sente; c <= Gote; c++ {
+		p := MakePiece(k, c)
+		t, err := compileMoves(d, c)
+		if err != nil {
+			return fmt.Errorf("piece %s: %w", d.fen(), err)
+		}
+		t.kind = k
+		if promo != 0 {
+			t.promo = MakePiece(promo, c)
+		}
+		r.table[p.index()] = t
+		if t.lion || len(t.lionRays) > 0 {
+			r.hasLionPower = true
+		}
+		r.compileReach(p, &t, leapSet)
 	}
 	return nil
 }
@@ -373,56 +293,3 @@ func sortInt16(a []int16) {
 		}
 	}
 }
-
-// Config returns the options the rules were compiled with.
-func (r *Rules) Config() Config { return r.cfg }
-
-// Variant returns the variant description with the options applied.
-func (r *Rules) Variant() *Variant { return &r.v }
-
-// Files returns the board width.
-func (r *Rules) Files() int { return r.files }
-
-// Ranks returns the board height.
-func (r *Rules) Ranks() int { return r.ranks }
-
-// NumSquares returns files*ranks.
-func (r *Rules) NumSquares() int { return r.files * r.ranks }
-
-// Squares returns the on-board squares, rank 1 first, files left to right.
-// The slice is shared; do not modify it.
-func (r *Rules) Squares() []Square { return r.squares }
-
-// NumKinds returns the number of rows of the piece table; kinds are
-// 1..NumKinds.
-func (r *Rules) NumKinds() int { return len(r.kinds) - 1 }
-
-// KindDef returns the piece table row of k.
-func (r *Rules) KindDef(k Kind) *PieceDef { return &r.kinds[k] }
-
-// KindByFEN returns the kind spelled s ("K", "+D"), or 0.
-func (r *Rules) KindByFEN(s string) Kind { return r.byFEN[strings.ToUpper(s)] }
-
-// InZone reports whether s is in c's promotion zone.
-func (r *Rules) InZone(c Color, s Square) bool { return r.zone[c][s] }
-
-// IsLion reports whether p is a Lion for the trading rules.
-func (r *Rules) IsLion(p Piece) bool { return p.IsPiece() && r.table[p.index()].lion }
-
-// IsRoyal reports whether p is a royal piece.
-func (r *Rules) IsRoyal(p Piece) bool { return p.IsPiece() && r.table[p.index()].royal }
-
-// IsDead reports whether p standing on s can never move again.
-func (r *Rules) IsDead(p Piece, s Square) bool { return p.IsPiece() && r.dead[p.index()][s] }
-
-// Promoted returns the piece p becomes on promotion, or Empty.
-func (r *Rules) Promoted(p Piece) Piece {
-	if !p.IsPiece() {
-		return Empty
-	}
-	return r.table[p.index()].promo
-}
-
-// HasLionPower reports whether any piece of the variant has lion power
-// (two-leg moves and the pass).
-func (r *Rules) HasLionPower() bool { return r.hasLionPower }

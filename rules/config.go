@@ -1,9 +1,7 @@
 package rules
 
 import (
-	"errors"
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 )
@@ -98,91 +96,6 @@ type Config struct {
 	MaxPlies                   int
 }
 
-// option describes one enumerated option of the index in decisions.md.
-type option struct {
-	name     string
-	variants []VariantID
-	values   []string             // index = stored value
-	allowed  func(VariantID) bool // nil: every value allowed
-	def      func(VariantID) uint8
-	get      func(*Config) uint8
-	set      func(*Config, uint8)
-}
-
-func zeroDefault(VariantID) uint8 { return 0 }
-
-var options = []option{
-	{name: "LionMoveEnumeration", variants: []VariantID{Chu}, values: []string{"Canonical", "Paths"}, def: zeroDefault,
-		get: func(c *Config) uint8 { return uint8(c.LionMoveEnumeration) },
-		set: func(c *Config, v uint8) { c.LionMoveEnumeration = LionMoveEnumeration(v) }},
-	{name: "FalconEaglePass", variants: []VariantID{Chu}, values: []string{"Off", "On"}, def: func(VariantID) uint8 { return uint8(On) },
-		get: func(c *Config) uint8 { return uint8(c.FalconEaglePass) },
-		set: func(c *Config, v uint8) { c.FalconEaglePass = Switch(v) }},
-	{name: "LionProtection", variants: []VariantID{Chu}, values: []string{"JCSA", "AfterMove"}, def: zeroDefault,
-		get: func(c *Config) uint8 { return uint8(c.LionProtection) },
-		set: func(c *Config, v uint8) { c.LionProtection = LionProtection(v) }},
-	{name: "CounterStrike", variants: []VariantID{Chu}, values: []string{"Strict", "Okazaki"}, def: zeroDefault,
-		get: func(c *Config) uint8 { return uint8(c.CounterStrike) },
-		set: func(c *Config, v uint8) { c.CounterStrike = CounterStrike(v) }},
-	{name: "PromotionRule", variants: []VariantID{Chu}, values: []string{"JCSA", "Hodges"}, def: zeroDefault,
-		get: func(c *Config) uint8 { return uint8(c.PromotionRule) },
-		set: func(c *Config, v uint8) { c.PromotionRule = PromotionRule(v) }},
-	{name: "LanceLastRankPromotion", variants: []VariantID{Chu}, values: []string{"Off", "On"}, def: zeroDefault,
-		get: func(c *Config) uint8 { return uint8(c.LanceLastRankPromotion) },
-		set: func(c *Config, v uint8) { c.LanceLastRankPromotion = Switch(v) }},
-	{name: "GoBetweenLastRankPromotion", variants: []VariantID{Chu}, values: []string{"Off", "On"}, def: zeroDefault,
-		get: func(c *Config) uint8 { return uint8(c.GoBetweenLastRankPromotion) },
-		set: func(c *Config, v uint8) { c.GoBetweenLastRankPromotion = Switch(v) }},
-	{name: "BareKing", variants: []VariantID{Chu}, values: []string{"JCSA", "Simple", "Off"}, def: zeroDefault,
-		get: func(c *Config) uint8 { return uint8(c.BareKing) },
-		set: func(c *Config, v uint8) { c.BareKing = BareKing(v) }},
-	{name: "Repetition", variants: []VariantID{Chu, Sho, Heian}, values: []string{"JCSA4", "Draw4", "HGM", "Forbid"},
-		allowed: func(v VariantID) bool { return v == Chu },
-		def: func(v VariantID) uint8 {
-			if v == Chu {
-				return uint8(RepetitionJCSA4)
-			}
-			return uint8(RepetitionDraw4)
-		},
-		get: func(c *Config) uint8 { return uint8(c.Repetition) },
-		set: func(c *Config, v uint8) { c.Repetition = Repetition(v) }},
-	{name: "ShoRoyalty", variants: []VariantID{Sho}, values: []string{"PseudoRoyal", "Capture"}, def: zeroDefault,
-		get: func(c *Config) uint8 { return uint8(c.ShoRoyalty) },
-		set: func(c *Config, v uint8) { c.ShoRoyalty = ShoRoyalty(v) }},
-	{name: "HeianFlyingDragon", variants: []VariantID{Heian}, values: []string{"Bishop", "Alfil"}, def: zeroDefault,
-		get: func(c *Config) uint8 { return uint8(c.HeianFlyingDragon) },
-		set: func(c *Config, v uint8) { c.HeianFlyingDragon = HeianFlyingDragon(v) }},
-	{name: "HeianDragonPromotion", variants: []VariantID{Heian}, values: []string{"Gold", "DragonHorse"}, def: zeroDefault,
-		get: func(c *Config) uint8 { return uint8(c.HeianDragonPromotion) },
-		set: func(c *Config, v uint8) { c.HeianDragonPromotion = HeianDragonPromotion(v) }},
-	{name: "HeianPromotion", variants: []VariantID{Heian}, values: []string{"Shogi", "Entry", "Chu"}, def: zeroDefault,
-		get: func(c *Config) uint8 { return uint8(c.HeianPromotion) },
-		set: func(c *Config, v uint8) { c.HeianPromotion = HeianPromotion(v) }},
-}
-
-// valueAllowed reports whether value index i of o may be used in variant v.
-// Only Chu knows every Repetition rule; Sho and Heian have Draw4 alone.
-func (o *option) valueAllowed(v VariantID, i uint8) bool {
-	if int(i) >= len(o.values) {
-		return false
-	}
-	if o.allowed == nil || o.allowed(v) {
-		return true
-	}
-	return i == o.def(v)
-}
-
-func (o *option) appliesTo(v VariantID) bool { return slices.Contains(o.variants, v) }
-
-func findOption(name string) *option {
-	for i := range options {
-		if strings.EqualFold(options[i].name, name) {
-			return &options[i]
-		}
-	}
-	return nil
-}
-
 // DefaultConfig returns the variant with every option at its default.
 func DefaultConfig(v VariantID) Config {
 	c := Config{Variant: v}
@@ -224,16 +137,6 @@ func (c Config) Validate() error {
 		return fmt.Errorf("rules: MaxPlies %d is above the limit %d", c.MaxPlies, 1<<20)
 	}
 	return nil
-}
-
-func (o *option) allowedNames(v VariantID) []string {
-	var names []string
-	for i, n := range o.values {
-		if o.valueAllowed(v, uint8(i)) {
-			names = append(names, n)
-		}
-	}
-	return names
 }
 
 // Set sets the option called name (as in decisions.md, case-insensitive) to
@@ -308,106 +211,6 @@ func Options(v VariantID) []OptionInfo {
 		def = d.MaxPlies
 	}
 	return append(out, OptionInfo{Name: "MaxPlies", Values: []string{"integer >= 1"}, Default: strconv.Itoa(def)})
-}
-
-// String returns the config as "chu LionMoveEnumeration=Canonical ...
-// MaxPlies=1000", listing every option that applies to the variant.
-func (c Config) String() string {
-	var b strings.Builder
-	b.WriteString(c.Variant.String())
-	for i := range options {
-		o := &options[i]
-		if !o.appliesTo(c.Variant) {
-			continue
-		}
-		v := o.get(&c)
-		name := fmt.Sprintf("%d", v)
-		if int(v) < len(o.values) {
-			name = o.values[v]
-		}
-		fmt.Fprintf(&b, " %s=%s", o.name, name)
-	}
-	fmt.Fprintf(&b, " MaxPlies=%d", c.MaxPlies)
-	return b.String()
-}
-
-// ParseConfig reads the form written by String: a variant name followed by
-// any number of Name=Value assignments; missing options take defaults.
-func ParseConfig(s string) (Config, error) {
-	f := strings.Fields(s)
-	if len(f) == 0 {
-		return Config{}, errors.New("rules: empty config")
-	}
-	v, err := ParseVariant(f[0])
-	if err != nil {
-		return Config{}, err
-	}
-	c := DefaultConfig(v)
-	for _, a := range f[1:] {
-		if err := c.SetAssignment(a); err != nil {
-			return Config{}, err
-		}
-	}
-	return c, c.Validate()
-}
-
-// MarshalText implements encoding.TextMarshaler with String's form.
-func (c Config) MarshalText() ([]byte, error) {
-	if err := c.Validate(); err != nil {
-		return nil, err
-	}
-	return []byte(c.String()), nil
-}
-
-// UnmarshalText implements encoding.TextUnmarshaler.
-func (c *Config) UnmarshalText(b []byte) error {
-	p, err := ParseConfig(string(b))
-	if err != nil {
-		return err
-	}
-	*c = p
-	return nil
-}
-
-// BinarySize is the length of the binary form of a Config.
-const BinarySize = 20
-
-// AppendBinary appends the fixed-size binary form: the variant byte, one
-// byte per option in the order of OptionNames (13 options), two reserved
-// zero bytes, and MaxPlies as uint32 little-endian.
-func (c Config) AppendBinary(b []byte) ([]byte, error) {
-	if err := c.Validate(); err != nil {
-		return b, err
-	}
-	b = append(b, byte(c.Variant))
-	for i := range options {
-		b = append(b, options[i].get(&c))
-	}
-	b = append(b, 0, 0)
-	m := uint32(c.MaxPlies)
-	return append(b, byte(m), byte(m>>8), byte(m>>16), byte(m>>24)), nil
-}
-
-// UnmarshalBinary reads the form written by AppendBinary and validates it.
-func (c *Config) UnmarshalBinary(b []byte) error {
-	if len(b) != BinarySize {
-		return fmt.Errorf("rules: binary config has %d bytes, want %d", len(b), BinarySize)
-	}
-	var n Config
-	n.Variant = VariantID(b[0])
-	for i := range options {
-		options[i].set(&n, b[1+i])
-	}
-	if b[1+len(options)] != 0 || b[2+len(options)] != 0 {
-		return errors.New("rules: binary config has non-zero reserved bytes")
-	}
-	p := b[3+len(options):]
-	n.MaxPlies = int(uint32(p[0]) | uint32(p[1])<<8 | uint32(p[2])<<16 | uint32(p[3])<<24)
-	if err := n.Validate(); err != nil {
-		return err
-	}
-	*c = n
-	return nil
 }
 
 // Value returns the current value of the option called name, as written in

@@ -40,16 +40,8 @@ func (p *Position) Make(m Move) Undo {
 		if mid != NoSquare {
 			if mc := p.board[mid]; mc != Empty {
 				u.midCaptured = mc
-				p.board[mid] = Empty
 				h ^= zPiece[mc.index()][mid]
-				mt := &r.table[mc.index()]
-				if mt.lion && !t.lion {
-					newCS = mid
-				}
-				if mt.royal {
-					p.nroyal[opp]--
-					lostRoyal = true
-				}
+				newCS, lostRoyal = p.captureFirstLeg(mid, mc, t, opp)
 			}
 		}
 		if cp := p.board[to]; cp != Empty {
@@ -66,13 +58,7 @@ func (p *Position) Make(m Move) Undo {
 		}
 		np := pc
 		if m.IsPromotion() {
-			np = t.promo
-			if r.table[np.index()].royal {
-				p.nroyal[side]++
-				if p.nroyal[side] == 1 {
-					p.royalSq[side] = to
-				}
-			}
+			np = p.promote(t, side, to)
 		}
 		p.board[to] = np
 		h ^= zPiece[np.index()][to]
@@ -83,17 +69,6 @@ func (p *Position) Make(m Move) Undo {
 			p.findRoyal(opp)
 		}
 	}
-	if r.v.Promotion == PromoteHodges {
-		if p.sup[side] != NoSquare {
-			h ^= zSup[side][p.sup[side]]
-			p.sup[side] = NoSquare
-		}
-		if t != nil && !m.IsPromotion() && t.promo != Empty && !m.IsDouble() &&
-			!r.zone[side][m.From()] && r.zone[side][m.To()] {
-			p.sup[side] = m.To()
-			h ^= zSup[side][m.To()]
-		}
-	}
 	p.cs = newCS
 	if newCS != NoSquare {
 		h ^= zCS[newCS]
@@ -102,7 +77,57 @@ func (p *Position) Make(m Move) Undo {
 	h ^= zSide
 	p.moveNumber++
 	p.hash = h
+	if r.v.Promotion == PromoteHodges {
+		p.updateSuppression(m, t, side)
+	}
 	return u
+}
+
+// captureFirstLeg removes mc, taken on mid by the first leg of a Lion
+// double move. It returns the counter-strike square the capture sets
+// (NoSquare where it sets none) and whether mc was royal. The caller records
+// mc for Unmake and updates the hash.
+func (p *Position) captureFirstLeg(mid Square, mc Piece, mover *moveTable, opp Color) (cs Square, lostRoyal bool) {
+	p.board[mid] = Empty
+	cs = NoSquare
+	mt := &p.r.table[mc.index()]
+	if mt.lion && !mover.lion {
+		cs = mid
+	}
+	if mt.royal {
+		p.nroyal[opp]--
+		lostRoyal = true
+	}
+	return cs, lostRoyal
+}
+
+// promote returns the promoted form of the piece with table t that side
+// moves to square to, counting it if it is royal (a Crown Prince).
+func (p *Position) promote(t *moveTable, side Color, to Square) Piece {
+	np := t.promo
+	if p.r.table[np.index()].royal {
+		p.nroyal[side]++
+		if p.nroyal[side] == 1 {
+			p.royalSq[side] = to
+		}
+	}
+	return np
+}
+
+// updateSuppression applies the Hodges promotion rule to side's move m
+// (t: the moving piece's table, nil for a pass): it lifts side's earlier
+// suppression and, where m entered the zone without promoting though it
+// could, suppresses promotion on m's destination. It updates the hash.
+func (p *Position) updateSuppression(m Move, t *moveTable, side Color) {
+	if p.sup[side] != NoSquare {
+		p.hash ^= zSup[side][p.sup[side]]
+		p.sup[side] = NoSquare
+	}
+	if t != nil && !m.IsPromotion() && t.promo != Empty && !m.IsDouble() &&
+		!p.r.zone[side][m.From()] && p.r.zone[side][m.To()] {
+		p.sup[side] = m.To()
+		p.hash ^= zSup[side][m.To()]
+	}
 }
 
 // Unmake takes back m, which must be the last move made, with its Undo.
