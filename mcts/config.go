@@ -10,42 +10,43 @@ import (
 type Config struct {
 	// PUCT exploration: c(N) = CPuct + log((1 + N + CPuctBase) / CPuctBase)
 	// for a parent with N visits (AlphaZero's schedule).
-	CPuct     float64
-	CPuctBase float64
+	CPuct     float64 `json:"c_puct"`
+	CPuctBase float64 `json:"c_puct_base"`
 	// FPUReduction: an unvisited child is valued at its parent's value minus
 	// FPUReduction * sqrt(the summed prior of the parent's visited children)
 	// (first-play urgency, as lc0 and KataGo); FPURoot applies at the root.
-	FPUReduction float64
-	FPURoot      float64
+	FPUReduction float64 `json:"fpu_reduction"`
+	FPURoot      float64 `json:"fpu_root"`
 	// Dirichlet noise on the root priors (self-play full searches):
 	// alpha = NoiseAlphaScale / number of legal moves, mixed in with weight
 	// NoiseFraction.
-	NoiseAlphaScale float64
-	NoiseFraction   float64
+	NoiseAlphaScale float64 `json:"noise_alpha_scale"`
+	NoiseFraction   float64 `json:"noise_fraction"`
 	// Temperature schedule for choosing the move from the visit counts:
 	// Temperature for the first TemperatureMoves plies of the game, then
 	// FinalTemperature (0 = the most visited move).
-	Temperature      float64
-	TemperatureMoves int
-	FinalTemperature float64
+	Temperature      float64 `json:"temperature"`
+	TemperatureMoves int     `json:"temperature_moves"`
+	FinalTemperature float64 `json:"final_temperature"`
 	// Virtual loss: up to LeavesPerBatch leaves of one search are selected
 	// (each path counted as a loss while in flight) and evaluated together.
-	LeavesPerBatch int
-	VirtualLoss    float64
+	LeavesPerBatch int     `json:"leaves_per_batch"`
+	VirtualLoss    float64 `json:"virtual_loss"`
 	// Gumbel root search (Gumbel AlphaZero): sample GumbelK moves by
 	// Gumbel-top-k on the prior logits and share the budget among them by
 	// sequential halving; the policy target is the completed-Q improved
-	// policy. GumbelCVisit and GumbelCScale scale the Q transform.
-	Gumbel       bool
-	GumbelK      int
-	GumbelCVisit float64
-	GumbelCScale float64
+	// policy. GumbelCVisit and GumbelCScale scale the Q transform. Gumbel
+	// is not a config-file key: its users choose it (self-play's "gumbel").
+	Gumbel       bool    `json:"-"`
+	GumbelK      int     `json:"gumbel_k"`
+	GumbelCVisit float64 `json:"gumbel_c_visit"`
+	GumbelCScale float64 `json:"gumbel_c_scale"`
 	// GumbelInterior: in a Gumbel search, nodes below the root select
 	// deterministically, argmax pi'(a) - N(a)/(1 + sum N), with pi' the
 	// completed-Q improved policy of the node; false keeps PUCT there.
-	GumbelInterior bool
+	GumbelInterior bool `json:"gumbel_interior"`
 	// ReuseTree keeps the subtree of the played move for the next search.
-	ReuseTree bool
+	ReuseTree bool `json:"reuse_tree"`
 }
 
 // DefaultConfig returns AlphaZero-like defaults: c_puct 1.25 (base 19652),

@@ -22,37 +22,38 @@ type LRStep struct {
 
 // LoopConfig configures the training loop of a run.
 type LoopConfig struct {
-	Rules   rules.Config   // the run's rules (recorded in checkpoints)
-	Model   Config         // architecture of a fresh run (a resumed run keeps its checkpoint's)
-	Encode  encode.Options // encoding of a fresh run
-	Train   TrainConfig
-	Replay  ReplayConfig
-	Samples string // directory of the sample files
+	Rules   rules.Config   `json:"-"` // the run's rules (recorded in checkpoints)
+	Model   Config         `json:"-"` // architecture of a fresh run (a resumed run keeps its checkpoint's)
+	Encode  encode.Options `json:"-"` // encoding of a fresh run
+	Train   TrainConfig    `json:"-"`
+	Replay  ReplayConfig   `json:"-"`
+	Samples string         `json:"-"` // directory of the sample files
 
-	Schedule        []LRStep // learning rate by step (piecewise constant)
-	WarmupSteps     int64    // linear warm-up of the learning rate over the first steps
-	CheckpointEvery int64    // steps between checkpoints
-	KeepLast        int      // checkpoints kept by pruning: the newest KeepLast...
-	KeepEvery       int      // ... and every KeepEvery-th of the older ones
+	Schedule        []LRStep `json:"learning_rate"`    // learning rate by step (piecewise constant)
+	WarmupSteps     int64    `json:"warmup_steps"`     // linear warm-up of the learning rate over the first steps
+	CheckpointEvery int64    `json:"checkpoint_every"` // steps between checkpoints
+	KeepLast        int      `json:"keep_last"`        // checkpoints kept by pruning: the newest KeepLast...
+	KeepEvery       int      `json:"keep_every"`       // ... and every KeepEvery-th of the older ones
 	// MaxReuse caps training at MaxReuse samples trained per sample
 	// generated: the loop waits for self-play rather than overfit.
-	MaxReuse float64
+	MaxReuse float64 `json:"max_reuse"`
 	// EarlyReuse is the reuse cap while the data are fewer than the
 	// replay's WindowMin samples: the first games come from a network that
 	// knows nothing, and training hard on a few of them memorises them.
-	EarlyReuse float64
-	MinSamples int64 // samples needed before the first step
-	MinGames   int64 // games needed before the first step
+	EarlyReuse float64 `json:"early_reuse"`
+	MinSamples int64   `json:"min_samples"` // samples needed before the first step
+	MinGames   int64   `json:"min_games"`   // games needed before the first step
 	// The value target is (1-q)*result + q*(the search's root value), with
 	// q going linearly from ValueQStart at step 0 to ValueQEnd at step
 	// ValueQSteps (and staying there).
-	ValueQStart, ValueQEnd float64
-	ValueQSteps            int64
+	ValueQStart float64 `json:"value_q_start"`
+	ValueQEnd   float64 `json:"value_q_end"`
+	ValueQSteps int64   `json:"value_q_steps"`
 	// HeldOutEvery: every so many steps, the loss of a batch of held-out
 	// games (see ReplayConfig.HoldOut) is measured (0: never).
-	HeldOutEvery int64
-	Seed         uint64        // initialisation and minibatch sampling
-	Poll         time.Duration // how often to look for new sample files
+	HeldOutEvery int64           `json:"held_out_every"`
+	Seed         uint64          `json:"-"`    // initialisation and minibatch sampling
+	Poll         encode.Duration `json:"poll"` // how often to look for new sample files
 }
 
 // DefaultLoopConfig returns the loop defaults for variant v.
@@ -61,7 +62,7 @@ func DefaultLoopConfig(v rules.VariantID) LoopConfig {
 		Train: DefaultTrainConfig(), Replay: DefaultReplayConfig(),
 		Schedule: []LRStep{{0, 2e-3}, {100000, 5e-4}, {300000, 1.5e-4}}, WarmupSteps: 200,
 		CheckpointEvery: 200, KeepLast: 10, KeepEvery: 10, MaxReuse: 4, EarlyReuse: 2, MinSamples: 2048, MinGames: 64,
-		ValueQStart: 0, ValueQEnd: 0.5, ValueQSteps: 10000, HeldOutEvery: 100, Seed: 1, Poll: 2 * time.Second}
+		ValueQStart: 0, ValueQEnd: 0.5, ValueQSteps: 10000, HeldOutEvery: 100, Seed: 1, Poll: encode.Duration(2 * time.Second)}
 }
 
 // ValueQ returns the weight of the search value in the value target at
@@ -288,7 +289,7 @@ func (l *Loop) run(ctx context.Context, maxSteps int64) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		if time.Since(lastRefresh) >= l.cfg.Poll {
+		if time.Since(lastRefresh) >= l.cfg.Poll.D() {
 			known := len(l.replay.Corrupt())
 			if _, err := l.replay.Refresh(); err != nil {
 				l.log.Error("damaged sample files skipped", "err", err)
@@ -305,7 +306,7 @@ func (l *Loop) run(ctx context.Context, maxSteps int64) error {
 			select {
 			case <-ctx.Done():
 				return ctx.Err()
-			case <-time.After(l.cfg.Poll):
+			case <-time.After(l.cfg.Poll.D()):
 			}
 			lastRefresh = time.Time{}
 			continue

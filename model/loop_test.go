@@ -54,7 +54,7 @@ func testLoopConfig(dir string) LoopConfig {
 	cfg.MinSamples = 16
 	cfg.MaxReuse = 100
 	cfg.CheckpointEvery = 3
-	cfg.Poll = 10 * time.Millisecond
+	cfg.Poll = encode.Duration(10 * time.Millisecond)
 	cfg.Replay.WindowMin = 50
 	cfg.MinGames = 0
 	return cfg

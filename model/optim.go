@@ -18,6 +18,13 @@ const (
 )
 
 // ParseOptimizer reads "adam" or "sgd".
+// UnmarshalText reads an optimizer's name, as ParseOptimizer does.
+func (k *OptimizerKind) UnmarshalText(b []byte) error {
+	v, err := ParseOptimizer(string(b))
+	*k = v
+	return err
+}
+
 func ParseOptimizer(s string) (OptimizerKind, error) {
 	switch k := OptimizerKind(strings.ToLower(s)); k {
 	case Adam, Momentum:

@@ -19,19 +19,19 @@ type ReplayConfig struct {
 	// (KataGo's schedule): W = min(N, WindowMax, WindowMin * (1 + WindowBeta *
 	// ((N/WindowMin)^WindowExponent - 1) / WindowExponent)); it grows with
 	// the data, sublinearly.
-	WindowMin      int
-	WindowMax      int
-	WindowExponent float64
-	WindowBeta     float64
+	WindowMin      int     `json:"window_min"`
+	WindowMax      int     `json:"window_max"`
+	WindowExponent float64 `json:"window_exponent"`
+	WindowBeta     float64 `json:"window_beta"`
 	// MirrorFraction of the minibatch positions are mirrored left-right.
 	// The start positions of Chu and Sho are not symmetric, so a mirrored
 	// position is one self-play never reaches: 0 by default.
-	MirrorFraction float64
+	MirrorFraction float64 `json:"mirror_fraction"`
 	// HoldOut is the fraction of games (chosen by a hash of the game id)
 	// kept out of training; the newest HoldOutMax of their samples give
 	// the held-out loss that shows overfitting.
-	HoldOut    float64
-	HoldOutMax int
+	HoldOut    float64 `json:"hold_out"`
+	HoldOutMax int     `json:"hold_out_max"`
 }
 
 // DefaultReplayConfig returns a window from 20000 to 500000 samples,

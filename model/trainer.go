@@ -11,29 +11,30 @@ import (
 
 // TrainConfig configures a Trainer.
 type TrainConfig struct {
-	Batch        int           // positions per step (the graph's fixed batch size)
-	Optimizer    OptimizerKind // adam or sgd
-	Momentum     float64       // SGD momentum
-	Beta1, Beta2 float64       // Adam moment decays
-	Epsilon      float64       // Adam
-	L2           float64       // coefficient c of the c*sum(w^2) term on weights (not on biases and norm scales)
+	Batch     int           `json:"batch"`     // positions per step (the graph's fixed batch size)
+	Optimizer OptimizerKind `json:"optimizer"` // adam or sgd
+	Momentum  float64       `json:"momentum"`  // SGD momentum
+	Beta1     float64       `json:"beta1"`     // Adam moment decays
+	Beta2     float64       `json:"beta2"`     //
+	Epsilon   float64       `json:"epsilon"`   // Adam
+	L2        float64       `json:"l2"`        // coefficient c of the c*sum(w^2) term on weights (not on biases and norm scales)
 	// WeightDecay is decoupled weight decay (AdamW; Loshchilov & Hutter):
 	// every step multiplies the decayed tensors by 1 - lr*WeightDecay,
 	// outside the adaptive update (with Adam, an L2 term in the gradient is
 	// divided by the gradient's own scale and nearly inert).
-	WeightDecay  float64
-	MaxGradNorm  float64 // clip the global gradient norm to this (0: no clipping)
-	BNMomentum   float32 // weight of a new batch in the batch-norm running statistics
-	PolicyWeight float32 // weight of the policy loss against the value loss
-	Threads      int     // goroutines per layer (0: GOMAXPROCS)
+	WeightDecay  float64 `json:"weight_decay"`
+	MaxGradNorm  float64 `json:"max_grad_norm"` // clip the global gradient norm to this (0: no clipping)
+	BNMomentum   float32 `json:"bn_momentum"`   // weight of a new batch in the batch-norm running statistics
+	PolicyWeight float32 `json:"policy_weight"` // weight of the policy loss against the value loss
+	Threads      int     `json:"threads"`       // goroutines per layer (0: GOMAXPROCS)
 
 	// Weights of the auxiliary heads' losses (aux.go), against the value
 	// loss's 1; 0 skips a head's work. Ignored by a network without
 	// Config.AuxHeads.
-	ReplyWeight      float32 // opponent's reply policy cross-entropy
-	MaterialWeight   float32 // material MSE (mean over its 2 outputs)
-	OwnershipWeight  float32 // ownership MSE (mean over the squares)
-	ShortValueWeight float32 // short-term value MSE (mean over its 3 outputs)
+	ReplyWeight      float32 `json:"reply_weight"`       // opponent's reply policy cross-entropy
+	MaterialWeight   float32 `json:"material_weight"`    // material MSE (mean over its 2 outputs)
+	OwnershipWeight  float32 `json:"ownership_weight"`   // ownership MSE (mean over the squares)
+	ShortValueWeight float32 `json:"short_value_weight"` // short-term value MSE (mean over its 3 outputs)
 }
 
 // DefaultTrainConfig returns the defaults: AdamW (Adam with decoupled

@@ -12,34 +12,34 @@ import (
 
 // Config configures self-play.
 type Config struct {
-	Rules  rules.Config   // the game and its options
-	Encode encode.Options // the samples' encoding (history planes)
-	Search mcts.Config
+	Rules  rules.Config   `json:"-"` // the game and its options
+	Encode encode.Options `json:"-"` // the samples' encoding (history planes)
+	Search mcts.Config    `json:"-"`
 
-	Games int // games played at the same time (one goroutine each)
+	Games int `json:"games"` // games played at the same time (one goroutine each)
 
 	// Playout-cap randomization (KataGo): a move gets a full search of
 	// FullSimulations (its policy becomes a training target) with
 	// probability FullSearchFraction, otherwise a cheap search of
 	// CheapSimulations whose move is recorded for the value target only.
-	FullSimulations    int
-	CheapSimulations   int
-	FullSearchFraction float64
+	FullSimulations    int     `json:"full_simulations"`
+	CheapSimulations   int     `json:"cheap_simulations"`
+	FullSearchFraction float64 `json:"full_search_fraction"`
 	// Gumbel: full searches use the Gumbel root search (better at small
 	// budgets); otherwise PUCT with Dirichlet noise and temperature.
-	Gumbel bool
+	Gumbel bool `json:"gumbel"`
 	// CheapSampleFraction is the share of cheap-search positions written as
 	// value-only samples (no policy target), drawn per position from the
 	// game's generator; every full-search position is written. Record
 	// files keep every ply either way.
-	CheapSampleFraction float64
+	CheapSampleFraction float64 `json:"cheap_sample_fraction"`
 
 	// MaxPlies caps self-play games well below the rules' own MaxPlies (0:
 	// the rules' cap only). A game reaching it is truncated: its record is
 	// a draw by "max plies" marked truncated, and its samples are marked
 	// Truncated, with Outcome draw and EndValue the final search's root
 	// value (for each sample's side to move) as the value target.
-	MaxPlies int
+	MaxPlies int `json:"max_plies"`
 
 	// Resignation: a side resigns when the value (Q, for the side to
 	// move) of the move it chose has stayed below the live threshold for
@@ -53,22 +53,31 @@ type Config struct {
 	// resignations of the last ResignCalibrationGames no-resign games were
 	// wrong (the side did not lose) less than ResignTargetFalsePositive of
 	// the time. See CalibrateResign.
-	ResignThreshold           float64
-	ResignConsecutive         int
-	NoResignFraction          float64
-	ResignCeiling             float64
-	ResignTargetFalsePositive float64
-	ResignCalibrationGames    int
-	ResignMinGames            int
+	ResignThreshold           float64 `json:"resign_threshold"`
+	ResignConsecutive         int     `json:"resign_consecutive"`
+	NoResignFraction          float64 `json:"no_resign_fraction"`
+	ResignCeiling             float64 `json:"resign_ceiling"`
+	ResignTargetFalsePositive float64 `json:"resign_target_false_positive"`
+	ResignCalibrationGames    int     `json:"resign_calibration_games"`
+	ResignMinGames            int     `json:"resign_min_games"`
 
-	Seed uint64 // every game's seed derives from it and the game's index
+	Seed uint64 `json:"-"` // every game's seed derives from it and the game's index
 
 	// Output: every GamesPerFile finished games (or every FlushInterval)
 	// go into one sample file under Dir/samples and one record file under
 	// Dir/games, both written atomically.
-	Dir           string
-	GamesPerFile  int
-	FlushInterval time.Duration
+	Dir           string          `json:"-"`
+	GamesPerFile  int             `json:"games_per_file"`
+	FlushInterval encode.Duration `json:"flush_interval"`
+
+	// The network evaluator a command builds for the games: batches of
+	// up to Batch positions, waiting at most BatchWait for one to fill, a
+	// cache of Cache answers (0: none), Threads goroutines per network
+	// layer (0: every core).
+	Batch     int             `json:"batch"`
+	BatchWait encode.Duration `json:"batch_wait"`
+	Cache     int             `json:"cache"`
+	Threads   int             `json:"threads"`
 }
 
 // DefaultConfig returns defaults for a CPU run of variant v: 64 games at a
@@ -82,7 +91,8 @@ type Config struct {
 // games capped at DefaultMaxPlies(v), resignation below -0.95 for 4 moves
 // in a row with 10% of games forbidden to resign, the threshold calibrated
 // (from 20 games on, over the last 200, ceiling -0.8) to 5% false
-// positives, 8 games per file.
+// positives, 8 games per file; a network evaluator of batches of 64
+// waiting 2 ms, with a cache of 200,000 answers.
 func DefaultConfig(v rules.VariantID) Config {
 	sc := mcts.DefaultConfig()
 	sc.LeavesPerBatch = 2
@@ -91,7 +101,8 @@ func DefaultConfig(v rules.VariantID) Config {
 		CheapSampleFraction: 0.1, MaxPlies: DefaultMaxPlies(v),
 		ResignThreshold: -0.95, ResignConsecutive: 4, NoResignFraction: 0.1,
 		ResignCeiling: -0.8, ResignTargetFalsePositive: 0.05, ResignCalibrationGames: 200, ResignMinGames: 20,
-		Seed: 1, GamesPerFile: 8, FlushInterval: 5 * time.Minute}
+		Seed: 1, GamesPerFile: 8, FlushInterval: encode.Duration(5 * time.Minute),
+		Batch: 64, BatchWait: encode.Duration(2 * time.Millisecond), Cache: 200000}
 }
 
 // DefaultMaxPlies is the default self-play ply cap of variant v: Sho 300,
@@ -148,6 +159,8 @@ func (c Config) Validate() error {
 		return errors.New("selfplay: GamesPerFile must be at least 1")
 	case c.Dir == "":
 		return errors.New("selfplay: no output directory")
+	case c.Batch < 1 || c.BatchWait < 0 || c.Cache < 0 || c.Threads < 0:
+		return errors.New("selfplay: batch must be positive; batch wait, threads and cache not negative")
 	}
 	return nil
 }

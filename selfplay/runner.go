@@ -128,7 +128,7 @@ type finished struct {
 // limit), then writes what is finished and returns. Games in flight when
 // ctx ends are discarded, never half-written.
 func (r *Runner) Run(ctx context.Context, maxGames int) error {
-	w, err := newWriter(r.cfg.Dir, r.cfg.Rules.Variant, r.cfg.GamesPerFile, r.cfg.FlushInterval)
+	w, err := newWriter(r.cfg.Dir, r.cfg.Rules.Variant, r.cfg.GamesPerFile, r.cfg.FlushInterval.D())
 	if err != nil {
 		return err
 	}

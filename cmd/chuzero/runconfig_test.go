@@ -1,0 +1,76 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"chuzero/rules"
+)
+
+// TestOldConfigLoads: a config.json written before the sections embedded
+// the library configs (testdata, from a real run) still loads, strictly,
+// to the same effective configs as the defaults it was written from, and
+// writes every old key again with the same value.
+func TestOldConfigLoads(t *testing.T) {
+	old, err := os.ReadFile("testdata/config-before-sections.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "config.json"), old, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := loadRunConfig("", dir, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	def := DefaultRunConfig(rules.Sho)
+	def.Self.Threads, def.Train.Threads = cfg.Self.Threads, cfg.Train.Threads // the machine's cores
+	got, _ := cfg.selfPlayConfig(dir)
+	want, _ := def.selfPlayConfig(dir)
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("self-play config from the old file\n%+v\nwant\n%+v", got, want)
+	}
+	gl, _ := cfg.loopConfig(dir)
+	wl, _ := def.loopConfig(dir)
+	if !reflect.DeepEqual(gl, wl) {
+		t.Errorf("loop config from the old file\n%+v\nwant\n%+v", gl, wl)
+	}
+	// the loaded config writes every key of the old file, with its value
+	var oldMap, newMap map[string]any
+	json.Unmarshal(old, &oldMap)
+	data, _ := json.Marshal(cfg)
+	json.Unmarshal(data, &newMap)
+	for _, sec := range []string{"selfplay", "train", "model", "eval", "gating"} {
+		o, n := oldMap[sec].(map[string]any), newMap[sec].(map[string]any)
+		for k, v := range o {
+			if !reflect.DeepEqual(n[k], v) {
+				t.Errorf("%s.%s: old %v, now %v", sec, k, v, n[k])
+			}
+		}
+	}
+}
+
+// TestConfigSectionKeys: the embedded library settings are keys of their
+// sections, and a misspelt key is refused.
+func TestConfigSectionKeys(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "c.yaml")
+	os.WriteFile(p, []byte("variant: sho\nselfplay: {c_puct_base: 500, gumbel: false}\ntrain: {window_beta: 0.5, beta2: 0.99}\n"), 0o644)
+	cfg, err := loadRunConfig("", filepath.Join(dir, "run"), p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp, _ := cfg.selfPlayConfig(dir)
+	lc, _ := cfg.loopConfig(dir)
+	if sp.Search.CPuctBase != 500 || sp.Gumbel || lc.Replay.WindowBeta != 0.5 || lc.Train.Beta2 != 0.99 {
+		t.Errorf("keys not applied: %+v %+v %+v", sp.Search, sp.Gumbel, lc)
+	}
+	os.WriteFile(p, []byte("variant: sho\ntrain: {windw_min: 5}\n"), 0o644)
+	if _, err := loadRunConfig("", filepath.Join(dir, "run"), p); err == nil {
+		t.Error("a misspelt key was accepted")
+	}
+}
