@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"testing"
@@ -54,4 +55,22 @@ func TestLogs(t *testing.T) {
 	if got, damaged, err := ReadLog[GatingEntry](dir, GatingLog); err != nil || got != nil || damaged != 0 {
 		t.Errorf("a missing log: %v, %d, %v", got, damaged, err)
 	}
+}
+
+// FuzzScanLines: any log file reads without a panic; every line is either
+// an entry or counted as damaged.
+func FuzzScanLines(f *testing.F) {
+	f.Add([]byte("{\"step\": 1}\n{\"time\":\"2026\nnot json\n\n{}\n"))
+	f.Add([]byte(`{"step": "x"}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		p := filepath.Join(t.TempDir(), "log.jsonl")
+		os.WriteFile(p, data, 0o644)
+		good, bad := 0, 0
+		if err := ScanLines(p, func(TrainEntry) { good++ }, func(int, bool, error) { bad++ }); err != nil {
+			return // a line over the scanner's limit
+		}
+		if good+bad > bytes.Count(data, []byte("\n"))+1 {
+			t.Fatalf("%d entries and %d damaged lines from %d lines", good, bad, bytes.Count(data, []byte("\n"))+1)
+		}
+	})
 }
