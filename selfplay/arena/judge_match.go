@@ -19,9 +19,21 @@ func (j *Judge) match(ctx context.Context, cfg Config, entrants ...Entrant) (*St
 	return m.Run(ctx)
 }
 
-// openNetworks opens the networks of a match of concurrency games.
-func (j *Judge) openNetworks(concurrency, threads int) (Networks, error) {
-	return j.Networks(min(64, 8*max(1, concurrency)), threads)
+// openNetworks opens the networks of a match of concurrency games and
+// the evaluators of entries in them; the caller closes the networks.
+func (j *Judge) openNetworks(concurrency, threads int, entries ...checkpoints.Entry) (Networks, []mcts.Evaluator, error) {
+	nets, err := j.Networks(min(64, 8*max(1, concurrency)), threads)
+	if err != nil {
+		return nil, nil, err
+	}
+	evs := make([]mcts.Evaluator, len(entries))
+	for i, e := range entries {
+		if evs[i], err = nets.Evaluator(e); err != nil {
+			nets.Close()
+			return nil, nil, err
+		}
+	}
+	return nets, evs, nil
 }
 
 // gate plays candidate against the best by SPRT and promotes it if it
@@ -35,19 +47,12 @@ func (j *Judge) gate(ctx context.Context, cand checkpoints.Entry) error {
 		return nil
 	}
 	g := j.Gating
-	nets, err := j.openNetworks(g.Concurrency, g.Threads)
+	nets, evs, err := j.openNetworks(g.Concurrency, g.Threads, cand, best)
 	if err != nil {
 		return err
 	}
 	defer nets.Close()
-	ce, err := nets.Evaluator(cand)
-	if err != nil {
-		return err
-	}
-	be, err := nets.Evaluator(best)
-	if err != nil {
-		return err
-	}
+	ce, be := evs[0], evs[1]
 	b := mcts.Budget{Simulations: g.Simulations}
 	candName, bestName := cand.Name, best.Name
 	if candName == bestName {
@@ -80,15 +85,12 @@ func (j *Judge) gate(ctx context.Context, cand checkpoints.Entry) error {
 // as the next evaluation's "previous".
 func (j *Judge) evaluate(ctx context.Context, latest checkpoints.Entry) error {
 	ev := j.Eval
-	nets, err := j.openNetworks(ev.Concurrency, ev.Threads)
+	nets, evs, err := j.openNetworks(ev.Concurrency, ev.Threads, latest)
 	if err != nil {
 		return err
 	}
 	defer nets.Close()
-	le, err := nets.Evaluator(latest)
-	if err != nil {
-		return err
-	}
+	le := evs[0]
 	b := mcts.Budget{Simulations: ev.Simulations}
 	me := NewSearcher(latest.Name, le, b)
 	for _, a := range ev.Anchors {
