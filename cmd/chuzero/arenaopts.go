@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"chuzero/checkpoints"
 	"chuzero/mcts"
 	"chuzero/selfplay/arena"
 )
@@ -115,7 +116,7 @@ func (f *sprtFlag) Set(s string) error {
 func defaultArenaOut(runDir string) string {
 	parent := "arena"
 	if exists(runDir) {
-		parent = filepath.Join(runDir, "arena")
+		parent = checkpoints.Run{Dir: runDir}.Arena()
 	}
 	return filepath.Join(parent, time.Now().UTC().Format("20060102-150405"))
 }

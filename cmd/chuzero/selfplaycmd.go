@@ -5,12 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"time"
 
 	"chuzero/checkpoints"
-	"chuzero/model"
-	"chuzero/selfplay"
 )
 
 func init() {
@@ -22,149 +19,86 @@ func init() {
 // switching to each new checkpoint between games. Several such processes,
 // on several machines sharing DIR, can feed one "chuzero trainer".
 func runSelfPlay(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("selfplay", "selfplay [-run DIR] [-variant chu] [-games N] [-max-games N] [-duration D] [flags]", stderr)
-	var rf runFlags
-	rf.register(fs, false, true)
-	maxGames := fs.Int("max-games", 0, "stop after this many games (0: no limit)")
-	poll := fs.Duration("poll", 10*time.Second, "how often to look for a new checkpoint")
-	if code, done := parseFlags(fs, args); done {
+	j := newJob("selfplay", "selfplay [-run DIR] [-variant chu] [-games N] [-max-games N] [-duration D] [flags]", false, true, stdout, stderr)
+	maxGames := j.fs.Int("max-games", 0, "stop after this many games (0: no limit)")
+	poll := j.fs.Duration("poll", 10*time.Second, "how often to look for a new checkpoint")
+	if code, done := j.open(args, nil); done {
 		return code
 	}
-	fail := func(err error) int {
-		fmt.Fprintf(stderr, "chuzero selfplay: %v\n", err)
-		return 1
-	}
-	log, err := newLogger(stderr, rf.logFormat)
+	defer j.close()
+	store, err := checkpoints.Run{Dir: j.dir}.Store()
 	if err != nil {
-		return fail(err)
+		return j.fail(err)
 	}
-	cfg, dir, err := rf.setup(fs)
+	sp, err := newFirstSelfPlayer(j, store)
 	if err != nil {
-		return fail(err)
+		return j.fail(err)
 	}
-	ctx, stop := signalContext(rf.duration)
-	defer stop()
-	reg, m := newRegistry()
-	store, err := checkpoints.Run{Dir: dir}.Store()
-	if err != nil {
-		return fail(err)
+	if err := j.serve(); err != nil {
+		return j.fail(err)
 	}
-	var prog *progress
-	if !rf.quiet {
-		prog = newProgress(os.Stderr, log, rf.duration, 0)
-	}
-	// a network if there is one; otherwise wait for the first (the
-	// uniform evaluator plays meanwhile)
-	var sp *selfPlayer
-	latest, err := playNetwork(dir, store, cfg.Gating.Enabled)
-	switch {
-	case errors.Is(err, checkpoints.ErrNone):
-		log.Info("no checkpoint yet: playing with the uniform evaluator until one appears")
-		sp, err = newSelfPlayer(cfg, dir, nil, "", m, prog, log)
-	case err != nil:
-		return fail(err)
-	default:
-		var net *model.Net
-		if net, err = loadNet(latest, cfg.Variant); err != nil {
-			return fail(err)
-		}
-		sp, err = newSelfPlayer(cfg, dir, net, latest.Name, m, prog, log)
-		if prog != nil {
-			prog.checkpoint(latest.Name)
-		}
-		m.evaluatorSteps.Set(float64(latest.Step))
-	}
-	if err != nil {
-		return fail(err)
-	}
-	addr, stopMetrics, err := serveMetrics(cfg.Metrics, rf.set["metrics-addr"], reg, func() error { return ctx.Err() }, log)
-	if err != nil {
-		return fail(err)
-	}
-	defer stopMetrics()
-	if addr != "" {
-		fmt.Fprintf(stdout, "metrics: http://%s/metrics\n", addr)
-	}
-	runCtx, cancel := context.WithCancel(ctx)
+	runCtx, cancel := context.WithCancel(j.ctx)
 	defer cancel()
-	if prog != nil {
-		progDone := make(chan struct{})
-		go func() { prog.run(runCtx); close(progDone) }()
-		defer func() { cancel(); <-progDone }()
-	}
-	// a uniform self-player cannot switch networks: when the first
-	// checkpoint appears it stops, and the loop starts a network one
-	for {
-		watchCtx, stopWatch := context.WithCancel(runCtx)
-		watched := make(chan struct{})
-		go func() { sp.watch(watchCtx, dir, store, cfg, *poll, stopWatch); close(watched) }()
-		err := sp.run(watchCtx, *maxGames)
-		stopWatch()
-		<-watched // no switch after the games have stopped
-		if err != nil && (watchCtx.Err() == nil || errors.Is(err, selfplay.ErrWrite)) {
-			return fail(err)
-		}
-		if runCtx.Err() != nil || sp.batcher != nil || (*maxGames > 0 && int(sp.runner.Stats().Games) >= *maxGames) {
-			break
-		}
-		latest, err := playNetwork(dir, store, cfg.Gating.Enabled)
-		if err != nil {
-			continue
-		}
-		net, err := loadNet(latest, cfg.Variant)
-		if err != nil {
-			return fail(err)
-		}
-		if sp, err = newSelfPlayer(cfg, dir, net, latest.Name, m, prog, log); err != nil {
-			return fail(err)
-		}
-		log.Info("self-play switched from the uniform evaluator to a network", "checkpoint", latest.Name)
+	j.startProgress(runCtx)
+	if sp, err = playRounds(runCtx, j, store, sp, *maxGames, *poll); err != nil {
+		return j.fail(err)
 	}
 	st := sp.runner.Stats()
 	fmt.Fprintf(stdout, "stopped: %d games, %d positions\n", st.Games, st.Positions)
 	return 0
 }
 
-// playNetwork returns the checkpoint self-play should use: the latest, or
-// under gating the best (best.json), the latest until there is one.
-func playNetwork(dir string, store *checkpoints.Store, gating bool) (checkpoints.Entry, error) {
-	if gating {
-		if e, ok, err := (checkpoints.Run{Dir: dir}).ReadBest(); err != nil || ok {
-			return e, err
-		}
+// newFirstSelfPlayer returns the self-player of "selfplay" at start: with
+// the network self-play should use if there is one; otherwise with the
+// uniform evaluator, which plays until the first checkpoint appears.
+func newFirstSelfPlayer(j *job, store *checkpoints.Store) (*selfPlayer, error) {
+	latest, err := playNetwork(j.dir, store, j.cfg.Gating.Enabled)
+	switch {
+	case errors.Is(err, checkpoints.ErrNone):
+		j.log.Info("no checkpoint yet: playing with the uniform evaluator until one appears")
+		return newSelfPlayer(j.cfg, j.dir, nil, "", j.m, j.prog, j.log)
+	case err != nil:
+		return nil, err
 	}
-	return store.Latest()
+	sp, err := newNetworkSelfPlayer(j, latest)
+	if err != nil {
+		return nil, err
+	}
+	if j.prog != nil {
+		j.prog.checkpoint(latest.Name)
+	}
+	j.m.evaluatorSteps.Set(float64(latest.Step))
+	return sp, nil
 }
 
-// watch polls the store and switches new games to each new checkpoint; a
-// self-player without a network calls restart instead when the first one
-// appears.
-func (s *selfPlayer) watch(ctx context.Context, dir string, store *checkpoints.Store, cfg RunConfig, poll time.Duration, restart func()) {
-	variant := cfg.Variant
-	t := time.NewTicker(poll)
-	defer t.Stop()
+// newNetworkSelfPlayer returns a self-player with the network of e.
+func newNetworkSelfPlayer(j *job, e checkpoints.Entry) (*selfPlayer, error) {
+	net, err := loadNet(e, j.cfg.Variant)
+	if err != nil {
+		return nil, err
+	}
+	return newSelfPlayer(j.cfg, j.dir, net, e.Name, j.m, j.prog, j.log)
+}
+
+// playRounds plays until ctx ends or sp has played maxGames games (0: no
+// limit), and returns the self-player that played last. A uniform
+// self-player cannot switch networks: when the first checkpoint appears
+// its round stops, and the next round plays with a network one.
+func playRounds(ctx context.Context, j *job, store *checkpoints.Store, sp *selfPlayer, maxGames int, poll time.Duration) (*selfPlayer, error) {
 	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
+		if err := sp.playWatched(ctx, j.dir, store, j.cfg, poll, maxGames); err != nil {
+			return nil, err
 		}
-		e, err := playNetwork(dir, store, cfg.Gating.Enabled)
-		if err != nil || e.Step <= s.step {
-			continue
+		if ctx.Err() != nil || sp.batcher != nil || (maxGames > 0 && int(sp.runner.Stats().Games) >= maxGames) {
+			return sp, nil
 		}
-		if s.batcher == nil {
-			restart()
-			return
-		}
-		net, err := loadNet(e, variant)
+		latest, err := playNetwork(j.dir, store, j.cfg.Gating.Enabled)
 		if err != nil {
-			s.log.Error("cannot load the new checkpoint", "checkpoint", e.Name, "err", err)
-			s.step = e.Step // do not retry it every poll
 			continue
 		}
-		if err := s.use(net, e.Name, e.Step); err != nil {
-			s.log.Error("switching network failed", "err", err)
+		if sp, err = newNetworkSelfPlayer(j, latest); err != nil {
+			return nil, err
 		}
+		j.log.Info("self-play switched from the uniform evaluator to a network", "checkpoint", latest.Name)
 	}
 }

@@ -25,6 +25,9 @@ type trainSide struct {
 	afterCheckpoint func(checkpoints.Entry, *model.Weights)
 }
 
+// newTrainSide opens the run's store and training loop and builds the
+// judge, with the loop's checkpoints and steps wired to the metrics, the
+// training log, the judge and t.prog; close releases it.
 func newTrainSide(cfg RunConfig, dir string, m *Metrics, log *slog.Logger) (*trainSide, error) {
 	lc, err := cfg.loopConfig(dir)
 	if err != nil {

@@ -1,0 +1,211 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"chuzero/checkpoints"
+	"chuzero/mcts"
+	"chuzero/model"
+	"chuzero/selfplay"
+)
+
+// selfPlayer is the self-play side of a run: the batching network
+// evaluator and the game runner.
+type selfPlayer struct {
+	cfg     RunConfig
+	batcher *model.Batcher
+	runner  *selfplay.Runner
+	metrics *Metrics
+	log     *slog.Logger
+	step    int64 // network step in use, -1 for the uniform evaluator
+}
+
+// newSelfPlayer starts with net (nil: the uniform evaluator until a
+// network arrives).
+func newSelfPlayer(cfg RunConfig, dir string, net *model.Net, name string, m *Metrics, p *progress, log *slog.Logger) (*selfPlayer, error) {
+	spc, err := cfg.selfPlayConfig(dir)
+	if err != nil {
+		return nil, err
+	}
+	s := &selfPlayer{cfg: cfg, metrics: m, log: log, step: -1}
+	var eval mcts.Evaluator = mcts.Uniform{}
+	if net != nil {
+		bc := model.BatcherConfig{MaxBatch: cfg.Self.Batch, MaxWait: time.Duration(cfg.Self.BatchWait), Workers: 1, Threads: cfg.Self.Threads}
+		if s.batcher, err = model.NewBatcher(net, bc); err != nil {
+			return nil, err
+		}
+		s.batcher.OnBatch = m.batch
+		eval = s.evaluator(net)
+	} else {
+		name = "uniform"
+	}
+	if s.runner, err = selfplay.New(spc, eval, name); err != nil {
+		return nil, err
+	}
+	s.runner.SetFirstGame(nextGameIndex(checkpoints.Run{Dir: dir}.Games()))
+	s.runner.OnGame = func(rec *selfplay.Record) {
+		m.game(rec, s.runner.Stats())
+		m.resignThresh.Set(s.runner.ResignThreshold())
+		if p != nil {
+			p.game(rec)
+		}
+	}
+	s.runner.OnMove = func(full bool, sims int) {
+		m.move(full, sims)
+		if p != nil {
+			p.move(sims)
+		}
+	}
+	m.resignThresh.Set(spc.ResignThreshold)
+	return s, nil
+}
+
+// evaluator returns the cached evaluator of one network.
+func (s *selfPlayer) evaluator(net *model.Net) mcts.Evaluator {
+	v := s.batcher.View(net)
+	if s.cfg.Self.Cache <= 0 {
+		return v
+	}
+	// Keyed on exactly what this network reads; the counts outlive the
+	// cache, which goes with the network it serves.
+	return mcts.NewSpecCache(v, s.cfg.Self.Cache, net.Spec).CountInto(&s.metrics.cacheCounts)
+}
+
+// use makes new games play with net (from checkpoint name at step).
+func (s *selfPlayer) use(net *model.Net, name string, step int64) error {
+	if s.batcher == nil {
+		return errors.New("self-play started without a network cannot switch to one")
+	}
+	if err := s.batcher.SetNet(net); err != nil {
+		return err
+	}
+	s.runner.SetEvaluator(s.evaluator(net), name)
+	s.step = step
+	s.metrics.evaluatorSteps.Set(float64(step))
+	s.log.Info("self-play uses a new network", "checkpoint", name)
+	return nil
+}
+
+// run plays until ctx ends (or maxGames games), with the batcher running
+// beside the games.
+func (s *selfPlayer) run(ctx context.Context, maxGames int) error {
+	if s.batcher == nil {
+		return s.runner.Run(ctx, maxGames)
+	}
+	bctx, stopBatcher := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { s.batcher.Run(bctx); close(done) }()
+	err := s.runner.Run(ctx, maxGames)
+	stopBatcher() // after the games: their last searches still need it
+	<-done
+	return err
+}
+
+// nextGameIndex returns one past the highest game index recorded in the
+// games directory (file names end in -g<last index>), so that a resumed
+// run does not replay seeds.
+func nextGameIndex(dir string) uint64 {
+	names, _ := filepath.Glob(filepath.Join(dir, "*.jsonl"))
+	var next uint64
+	for _, n := range names {
+		base := strings.TrimSuffix(filepath.Base(n), ".jsonl")
+		i := strings.LastIndex(base, "-g")
+		if i < 0 {
+			continue
+		}
+		var last uint64
+		if _, err := fmt.Sscanf(base[i+2:], "%d", &last); err == nil && last+1 > next {
+			next = last + 1
+		}
+	}
+	return next
+}
+
+// loadNet loads a checkpoint of the run's store into an inference network.
+func loadNet(e checkpoints.Entry, variant string) (*model.Net, error) {
+	c, err := checkpoints.ReadFile(e.Path)
+	if err != nil {
+		return nil, err
+	}
+	if c.Meta.Variant != variant {
+		return nil, fmt.Errorf("%s: a %s network in a %s run: %w", e.Path, c.Meta.Variant, variant, checkpoints.ErrMismatch)
+	}
+	w, err := model.WeightsFromCheckpoint(c)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", e.Path, err)
+	}
+	return model.NewNet(w), nil
+}
+
+// playNetwork returns the checkpoint self-play should use: the latest, or
+// under gating the best (best.json), the latest until there is one.
+func playNetwork(dir string, store *checkpoints.Store, gating bool) (checkpoints.Entry, error) {
+	if gating {
+		if e, ok, err := (checkpoints.Run{Dir: dir}).ReadBest(); err != nil || ok {
+			return e, err
+		}
+	}
+	return store.Latest()
+}
+
+// watch polls the store and switches new games to each new checkpoint; a
+// self-player without a network calls restart instead when the first one
+// appears.
+func (s *selfPlayer) watch(ctx context.Context, dir string, store *checkpoints.Store, cfg RunConfig, poll time.Duration, restart func()) {
+	variant := cfg.Variant
+	t := time.NewTicker(poll)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		e, err := playNetwork(dir, store, cfg.Gating.Enabled)
+		if err != nil || e.Step <= s.step {
+			continue
+		}
+		if s.batcher == nil {
+			restart()
+			return
+		}
+		net, err := loadNet(e, variant)
+		if err != nil {
+			s.log.Error("cannot load the new checkpoint", "checkpoint", e.Name, "err", err)
+			s.step = e.Step // do not retry it every poll
+			continue
+		}
+		if err := s.use(net, e.Name, e.Step); err != nil {
+			s.log.Error("switching network failed", "err", err)
+		}
+	}
+}
+
+// playWatched plays one round: games until ctx ends or the runner has
+// played maxGames, while a watcher switches them to each new checkpoint
+// (see watch). It returns the error that counts (see playErr).
+func (s *selfPlayer) playWatched(ctx context.Context, dir string, store *checkpoints.Store, cfg RunConfig, poll time.Duration, maxGames int) error {
+	watchCtx, stopWatch := context.WithCancel(ctx)
+	watched := make(chan struct{})
+	go func() { s.watch(watchCtx, dir, store, cfg, poll, stopWatch); close(watched) }()
+	err := s.run(watchCtx, maxGames)
+	stopWatch()
+	<-watched // no switch after the games have stopped
+	return playErr(watchCtx, err)
+}
+
+// playErr is the error of a self-play run on ctx that counts: any error
+// while ctx is live, and a write error (selfplay.ErrWrite) even when it
+// comes at shutdown (samples were lost).
+func playErr(ctx context.Context, err error) error {
+	if err != nil && (ctx.Err() == nil || errors.Is(err, selfplay.ErrWrite)) {
+		return err
+	}
+	return nil
+}
