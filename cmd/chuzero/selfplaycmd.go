@@ -60,24 +60,26 @@ func newFirstSelfPlayer(j *job, store *checkpoints.Store) (*selfPlayer, error) {
 	case err != nil:
 		return nil, err
 	}
-	sp, err := newNetworkSelfPlayer(j, latest)
-	if err != nil {
-		return nil, err
-	}
-	if j.prog != nil {
-		j.prog.checkpoint(latest.Name)
-	}
-	j.m.evaluatorSteps.Set(float64(latest.Step))
-	return sp, nil
+	return newNetworkSelfPlayer(j, latest)
 }
 
-// newNetworkSelfPlayer returns a self-player with the network of e.
+// newNetworkSelfPlayer returns a self-player with the network of e, and
+// shows it (progress line, evaluator-step gauge).
 func newNetworkSelfPlayer(j *job, e checkpoints.Entry) (*selfPlayer, error) {
 	net, err := loadNet(e, j.cfg.Variant)
 	if err != nil {
 		return nil, err
 	}
-	return newSelfPlayer(j.cfg, j.dir, net, e.Name, j.m, j.prog, j.log)
+	sp, err := newSelfPlayer(j.cfg, j.dir, net, e.Name, j.m, j.prog, j.log)
+	if err != nil {
+		return nil, err
+	}
+	sp.step = e.Step // the watcher switches only to a newer one
+	if j.prog != nil {
+		j.prog.checkpoint(e.Name)
+	}
+	j.m.evaluatorSteps.Set(float64(e.Step))
+	return sp, nil
 }
 
 // playRounds plays until ctx ends or sp has played maxGames games (0: no

@@ -33,7 +33,7 @@ func newSelfPlayer(cfg RunConfig, dir string, net *model.Net, name string, m *Me
 	if err != nil {
 		return nil, err
 	}
-	s := &selfPlayer{cfg: cfg, metrics: m, log: log, step: -1}
+	s := &selfPlayer{cfg: cfg, metrics: m, log: log, step: -1} // step: set by the caller that knows it
 	var eval mcts.Evaluator = mcts.Uniform{}
 	if net != nil {
 		bc := model.BatcherConfig{MaxBatch: cfg.Self.Batch, MaxWait: time.Duration(cfg.Self.BatchWait), Workers: 1, Threads: cfg.Self.Threads}
@@ -194,10 +194,10 @@ func (s *selfPlayer) playWatched(ctx context.Context, dir string, store *checkpo
 	watchCtx, stopWatch := context.WithCancel(ctx)
 	watched := make(chan struct{})
 	go func() { s.watch(watchCtx, dir, store, cfg, poll, stopWatch); close(watched) }()
-	err := s.run(watchCtx, maxGames)
+	err := playErr(watchCtx, s.run(watchCtx, maxGames)) // before stopWatch: an error of live games counts
 	stopWatch()
 	<-watched // no switch after the games have stopped
-	return playErr(watchCtx, err)
+	return err
 }
 
 // playErr is the error of a self-play run on ctx that counts: any error

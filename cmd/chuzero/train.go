@@ -79,6 +79,7 @@ func newTrainSelfPlayer(j *job, ts *trainSide) (*selfPlayer, error) {
 	if err != nil {
 		return nil, err
 	}
+	sp.step = latest.Step
 	m.evaluatorSteps.Set(float64(latest.Step))
 	m.ckptStep.Set(float64(latest.Step))
 	return sp, nil
