@@ -328,3 +328,23 @@ func FuzzReadSamples(f *testing.F) {
 		}
 	})
 }
+
+// TestEncodeSampleFileMatchesWriter: the in-memory encoding is the file
+// CreateSampleFile writes, byte for byte.
+func TestEncodeSampleFileMatchesWriter(t *testing.T) {
+	r := rules.MustNew(rules.DefaultConfig(rules.Sho))
+	a, b := gameSamples(t, r, 1, 30), gameSamples(t, r, 2, 20)
+	path := filepath.Join(t.TempDir(), "x"+SampleFileExt)
+	writeFile(t, path, rules.Sho, a, nil, b)
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := EncodeSampleFile(rules.Sho, [][]Sample{a, nil, b})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Fatalf("EncodeSampleFile: %d bytes differ from the %d the writer wrote", len(got), len(want))
+	}
+}

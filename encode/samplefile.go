@@ -2,6 +2,7 @@ package encode
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -78,7 +79,33 @@ func CreateSampleFile(path string, v rules.VariantID) (*SampleWriter, error) {
 	if err != nil {
 		return nil, fmt.Errorf("encode: %w", err)
 	}
-	w := &SampleWriter{path: path, tmp: tmp, w: bufio.NewWriterSize(tmp, 1<<16), variant: v}
+	return newSampleWriter(path, tmp, tmp, v)
+}
+
+// EncodeSampleFile returns the bytes of a sample file for variant v with
+// one chunk per element of chunks: exactly what CreateSampleFile, a
+// WriteChunk per element and Close put in a file.
+func EncodeSampleFile(v rules.VariantID, chunks [][]Sample) ([]byte, error) {
+	var buf bytes.Buffer
+	w, err := newSampleWriter("", nil, &buf, v)
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range chunks {
+		if err := w.WriteChunk(c); err != nil {
+			return nil, err
+		}
+	}
+	if err := w.Close(); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// newSampleWriter writes the header to dst; tmp, if not nil, is the
+// atomic file behind dst, committed by Close.
+func newSampleWriter(path string, tmp *Atomic, dst io.Writer, v rules.VariantID) (*SampleWriter, error) {
+	w := &SampleWriter{path: path, tmp: tmp, w: bufio.NewWriterSize(dst, 1<<16), variant: v}
 	h := make([]byte, 0, headerSize)
 	h = append(h, fileMagic...)
 	h = binary.LittleEndian.AppendUint16(h, RecordVersion)
@@ -150,9 +177,11 @@ func (w *SampleWriter) Close() error {
 		w.Abort()
 		return fmt.Errorf("encode: %w", err)
 	}
-	if err := w.tmp.Commit(); err != nil {
-		w.err = fmt.Errorf("encode: %w", err)
-		return w.err
+	if w.tmp != nil {
+		if err := w.tmp.Commit(); err != nil {
+			w.err = fmt.Errorf("encode: %w", err)
+			return w.err
+		}
 	}
 	w.err = errors.New("encode: sample file already closed")
 	return nil
@@ -160,7 +189,9 @@ func (w *SampleWriter) Close() error {
 
 // Abort discards the file.
 func (w *SampleWriter) Abort() {
-	w.tmp.Abort()
+	if w.tmp != nil {
+		w.tmp.Abort()
+	}
 	if w.err == nil {
 		w.err = errors.New("encode: sample file aborted")
 	}

@@ -10,6 +10,7 @@ import (
 	"chuzero/encode"
 	"chuzero/mcts"
 	"chuzero/rules"
+	"chuzero/selfplay/transport"
 )
 
 // Runner plays self-play games concurrently with one evaluator (shared,
@@ -30,6 +31,9 @@ type Runner struct {
 	// OnGame, if set, is called (from the writer goroutine) for every game
 	// once its files are written.
 	OnGame func(*Record)
+	// Publisher, if set before Run, takes the finished batches instead of
+	// the run directory Config.Dir (transport.Dir).
+	Publisher transport.Publisher
 	// OnMove, if set, is called after every search (from the game's
 	// goroutine): full search or not, simulations.
 	OnMove func(full bool, sims int)
@@ -128,10 +132,15 @@ type finished struct {
 // limit), then writes what is finished and returns. Games in flight when
 // ctx ends are discarded, never half-written.
 func (r *Runner) Run(ctx context.Context, maxGames int) error {
-	w, err := newWriter(r.cfg.Dir, r.cfg.Rules.Variant, r.cfg.GamesPerFile, r.cfg.FlushInterval.D())
-	if err != nil {
-		return err
+	pub := r.Publisher
+	if pub == nil {
+		d, err := transport.NewDir(r.cfg.Dir)
+		if err != nil {
+			return err
+		}
+		pub = d
 	}
+	w := newWriter(pub, r.cfg.Rules.Variant, r.cfg.GamesPerFile, r.cfg.FlushInterval.D())
 	gameCtx, stop := context.WithCancel(ctx)
 	defer stop()
 	out := make(chan finished, r.cfg.Games)

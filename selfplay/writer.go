@@ -2,17 +2,17 @@ package selfplay
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"sync"
 	"time"
 
-	"chuzero/checkpoints"
 	"chuzero/encode"
 	"chuzero/rules"
+	"chuzero/selfplay/transport"
 )
 
 // ErrWrite marks the error of a run stopped because its files could not be
@@ -20,9 +20,10 @@ import (
 // stay; the rest are named by count in the error.
 var ErrWrite = errors.New("selfplay: games not written")
 
-// writer groups finished games into files.
+// writer groups finished games into batches and hands them to a
+// publisher (the run directory by default).
 type writer struct {
-	dir      string
+	pub      transport.Publisher
 	variant  rules.VariantID
 	perFile  int
 	interval time.Duration
@@ -31,20 +32,14 @@ type writer struct {
 	pending  []finished
 }
 
-func newWriter(dir string, v rules.VariantID, perFile int, interval time.Duration) (*writer, error) {
-	run := checkpoints.Run{Dir: dir}
-	for _, d := range []string{run.Samples(), run.Games()} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			return nil, fmt.Errorf("selfplay: %w", err)
-		}
-	}
+func newWriter(pub transport.Publisher, v rules.VariantID, perFile int, interval time.Duration) *writer {
 	if interval <= 0 {
 		interval = time.Hour
 	}
 	// file names sort by time and stay unique across processes sharing dir
 	host, _ := os.Hostname()
 	prefix := fmt.Sprintf("%s-%s-%d", time.Now().UTC().Format("20060102T150405Z"), sanitize(host), os.Getpid())
-	return &writer{dir: dir, variant: v, perFile: perFile, interval: interval, prefix: prefix}, nil
+	return &writer{pub: pub, variant: v, perFile: perFile, interval: interval, prefix: prefix}
 }
 
 func sanitize(s string) string {
@@ -108,27 +103,21 @@ func drain(in <-chan finished) {
 	}
 }
 
-// flush writes the pending games: samples first, then records.
+// flush publishes the pending games as one batch: a sample file with a
+// chunk per game and a record file with a line per game.
 func (w *writer) flush() error {
 	w.seq++
 	var last uint64
-	for _, f := range w.pending {
+	chunks := make([][]encode.Sample, len(w.pending))
+	for i, f := range w.pending {
 		last = max(last, f.rec.Index)
+		chunks[i] = f.samples
 	}
 	// the name ends in the highest game index it holds: a restarted run
 	// continues after it (see the commands' nextGameIndex)
 	name := fmt.Sprintf("%s-%05d-g%d", w.prefix, w.seq, last)
-	sw, err := encode.CreateSampleFile(filepath.Join(checkpoints.Run{Dir: w.dir}.Samples(), name+encode.SampleFileExt), w.variant)
+	samples, err := encode.EncodeSampleFile(w.variant, chunks)
 	if err != nil {
-		return err
-	}
-	for _, f := range w.pending {
-		if err := sw.WriteChunk(f.samples); err != nil {
-			sw.Abort()
-			return err
-		}
-	}
-	if err := sw.Close(); err != nil {
 		return err
 	}
 	var buf bytes.Buffer
@@ -138,5 +127,7 @@ func (w *writer) flush() error {
 			return err
 		}
 	}
-	return encode.WriteAtomic(filepath.Join(checkpoints.Run{Dir: w.dir}.Games(), name+".jsonl"), buf.Bytes())
+	// the publisher bounds its own waits; the games' context may be over
+	// already (the last batch of a run is flushed after it ends)
+	return w.pub.Publish(context.Background(), transport.Batch{Name: name, Samples: samples, Records: buf.Bytes(), Games: len(w.pending)})
 }
