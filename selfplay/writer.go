@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"chuzero/encode"
@@ -27,19 +28,25 @@ type writer struct {
 	variant  rules.VariantID
 	perFile  int
 	interval time.Duration
-	prefix   string
-	seq      int
 	pending  []finished
 }
+
+// Batch names are unique within the process (one prefix, one sequence for
+// every writer: two runners in a process, or a runner replaced within a
+// second, never reuse a name) and across processes (host, pid, start).
+var (
+	namePrefix = sync.OnceValue(func() string {
+		host, _ := os.Hostname()
+		return fmt.Sprintf("%s-%s-%d", time.Now().UTC().Format("20060102T150405Z"), sanitize(host), os.Getpid())
+	})
+	nameSeq atomic.Int64
+)
 
 func newWriter(pub transport.Publisher, v rules.VariantID, perFile int, interval time.Duration) *writer {
 	if interval <= 0 {
 		interval = time.Hour
 	}
-	// file names sort by time and stay unique across processes sharing dir
-	host, _ := os.Hostname()
-	prefix := fmt.Sprintf("%s-%s-%d", time.Now().UTC().Format("20060102T150405Z"), sanitize(host), os.Getpid())
-	return &writer{pub: pub, variant: v, perFile: perFile, interval: interval, prefix: prefix}
+	return &writer{pub: pub, variant: v, perFile: perFile, interval: interval}
 }
 
 func sanitize(s string) string {
@@ -106,7 +113,6 @@ func drain(in <-chan finished) {
 // flush publishes the pending games as one batch: a sample file with a
 // chunk per game and a record file with a line per game.
 func (w *writer) flush() error {
-	w.seq++
 	var last uint64
 	chunks := make([][]encode.Sample, len(w.pending))
 	for i, f := range w.pending {
@@ -115,7 +121,8 @@ func (w *writer) flush() error {
 	}
 	// the name ends in the highest game index it holds: a restarted run
 	// continues after it (see the commands' nextGameIndex)
-	name := fmt.Sprintf("%s-%05d-g%d", w.prefix, w.seq, last)
+	// file names sort by time and stay unique across processes sharing dir
+	name := fmt.Sprintf("%s-%05d-g%d", namePrefix(), nameSeq.Add(1), last)
 	samples, err := encode.EncodeSampleFile(w.variant, chunks)
 	if err != nil {
 		return err

@@ -1,0 +1,324 @@
+package natsjs
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"sort"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+
+	"chuzero/checkpoints"
+	"chuzero/encode"
+	"chuzero/rules"
+	"chuzero/selfplay"
+	"chuzero/selfplay/transport"
+)
+
+// Trainer is the training side over JetStream (a transport.Trainer): it
+// creates the run's stream and buckets, consumes batches with the durable
+// consumer "trainer" into its run directory, and publishes the config and
+// checkpoints.
+type Trainer struct {
+	*client
+	run     transport.Dir
+	variant rules.VariantID
+	kv      jetstream.KeyValue
+	obs     jetstream.ObjectStore
+	cons    jetstream.Consumer
+	// assembling: batches with parts still missing, by hash
+	assembling map[string]*assembly
+	// AssembleTimeout drops a batch whose parts have not all come in this
+	// long (default 10 min): a worker gone mid-batch, or junk.
+	AssembleTimeout time.Duration
+}
+
+// assembly is a batch being put together from its parts.
+type assembly struct {
+	first   part
+	started time.Time
+	files   map[string][][]byte // by kind: the parts, nil where missing
+	msgs    []jetstream.Msg
+	have    int
+}
+
+// NewTrainer connects for the trainer of run directory dir, whose samples
+// are of variant v, and creates (or updates to cfg) the run's stream,
+// bucket, object store and consumer.
+func NewTrainer(ctx context.Context, cfg Config, dir string, v rules.VariantID, m *Metrics, log *slog.Logger) (*Trainer, error) {
+	c, err := dial(cfg, "chuzero trainer "+cfg.Run, m, log)
+	if err != nil {
+		return nil, err
+	}
+	t := &Trainer{client: c, variant: v, assembling: map[string]*assembly{}, AssembleTimeout: 10 * time.Minute}
+	if t.run, err = transport.NewDir(dir); err == nil {
+		err = t.setup(ctx)
+	}
+	if err != nil {
+		c.Close()
+		return nil, err
+	}
+	return t, nil
+}
+
+func (t *Trainer) setup(ctx context.Context) error {
+	if err := t.create(ctx); err != nil {
+		return err
+	}
+	var err error
+	if t.kv, t.obs, err = t.wait(ctx); err != nil {
+		return err
+	}
+	t.cons, err = t.js.CreateOrUpdateConsumer(ctx, t.cfg.stream(), jetstream.ConsumerConfig{
+		Durable: consumer, Description: "the trainer of run " + t.cfg.Run, AckPolicy: jetstream.AckExplicitPolicy,
+		AckWait: t.cfg.AckWait, MaxAckPending: t.cfg.MaxAckPending, DeliverPolicy: jetstream.DeliverAllPolicy,
+		Replicas: t.cfg.Replicas,
+	})
+	if err != nil {
+		return fmt.Errorf("natsjs: consumer: %w", err)
+	}
+	return nil
+}
+
+// Receive consumes batches into the run directory until ctx ends (see
+// transport.Trainer): a batch is acknowledged once both its files are
+// durably written, so a restarted trainer resumes after the last batch it
+// has; a message that is not a valid part of a valid batch is logged,
+// counted (chuzero_transport_rejected_messages_total) and dropped.
+func (t *Trainer) Receive(ctx context.Context) error {
+	lastInfo := time.Time{}
+	for ctx.Err() == nil {
+		batch, err := t.cons.Fetch(64, jetstream.FetchMaxWait(time.Second))
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil
+			}
+			t.log.Warn("fetching batches", "err", err)
+			select {
+			case <-ctx.Done():
+			case <-time.After(time.Second):
+			}
+			continue
+		}
+		for m := range batch.Messages() {
+			t.receive(ctx, m)
+		}
+		t.expire()
+		if time.Since(lastInfo) > 5*time.Second {
+			t.updateLag(ctx)
+			lastInfo = time.Now()
+		}
+	}
+	return nil
+}
+
+// updateLag sets the pending and redelivered gauges from the consumer.
+func (t *Trainer) updateLag(ctx context.Context) {
+	ictx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	if info, err := t.cons.Info(ictx); err == nil {
+		t.m.pending.Set(float64(info.NumPending))
+		t.m.ackPending.Set(float64(info.NumAckPending))
+		t.m.redeliveredNow.Set(float64(info.NumRedelivered))
+	}
+}
+
+// reject drops message m (and nothing else) for reason.
+func (t *Trainer) reject(m jetstream.Msg, reason string, err error) {
+	t.m.rejected.WithLabelValues(reason).Inc()
+	t.log.Warn("rejected a message", "subject", m.Subject(), "reason", reason, "err", err, "bytes", len(m.Data()))
+	m.Term()
+}
+
+func (t *Trainer) receive(ctx context.Context, m jetstream.Msg) {
+	t.m.consumedParts.Inc()
+	t.m.consumedBytes.Add(float64(len(m.Data())))
+	if md, err := m.Metadata(); err == nil && md.NumDelivered > 1 {
+		t.m.redelivered.Inc()
+	}
+	p, err := t.cfg.parsePart(m.Subject(), m.Headers())
+	if err != nil {
+		t.reject(m, "headers", err)
+		return
+	}
+	if len(m.Data()) > t.cfg.PartSize {
+		t.reject(m, "size", fmt.Errorf("part of %d bytes", len(m.Data())))
+		return
+	}
+	a := t.assembling[p.hash]
+	if a == nil {
+		a = &assembly{first: p, started: time.Now(), files: map[string][][]byte{
+			kindSamples: make([][]byte, p.samples), kindGames: make([][]byte, p.games)}}
+		t.assembling[p.hash] = a
+	}
+	f := a.first
+	if p.batch != f.batch || p.samples != f.samples || p.games != f.games || p.count != f.count {
+		t.reject(m, "headers", fmt.Errorf("part of batch %s disagrees with its first part", p.batch))
+		return
+	}
+	a.msgs = append(a.msgs, m) // a part delivered again is acknowledged with the rest
+	if a.files[p.kind][p.index] == nil {
+		a.files[p.kind][p.index] = m.Data()
+		a.have++
+	}
+	if a.have < f.samples+f.games {
+		return
+	}
+	delete(t.assembling, p.hash)
+	t.complete(ctx, a)
+}
+
+// complete checks an assembled batch, writes its two files and
+// acknowledges its parts.
+func (t *Trainer) complete(ctx context.Context, a *assembly) {
+	b := transport.Batch{Name: a.first.batch, Samples: bytes.Join(a.files[kindSamples], nil),
+		Records: bytes.Join(a.files[kindGames], nil), Games: a.first.count}
+	reason, err := t.check(b, a.first.hash)
+	var dup bool
+	if err == nil {
+		if dup, err = t.write(b); errors.Is(err, errConflict) {
+			reason = "conflict"
+		} else if err != nil {
+			// our own disk: leave the parts unacknowledged, to come again
+			t.log.Error("writing a batch failed; it will come again", "batch", b.Name, "err", err)
+			t.m.writeErrors.Inc()
+			return
+		}
+	}
+	if err == nil {
+		if dup {
+			t.m.duplicates.Inc()
+		} else {
+			t.m.consumedBatches.Inc()
+			t.m.workerGames.WithLabelValues(a.first.worker).Add(float64(b.Games))
+		}
+		t.m.workerSeen.WithLabelValues(a.first.worker).SetToCurrentTime()
+		for _, m := range a.msgs {
+			actx, cancel := context.WithTimeout(ctx, 5*time.Second)
+			if err := m.DoubleAck(actx); err != nil {
+				t.log.Warn("acknowledging a part", "batch", b.Name, "err", err) // it comes again, and is a duplicate then
+			}
+			cancel()
+		}
+		return
+	}
+	t.m.rejected.WithLabelValues(reason).Inc()
+	t.log.Warn("rejected a batch", "batch", b.Name, "worker", a.first.worker, "reason", reason, "err", err)
+	for _, m := range a.msgs {
+		m.Term()
+	}
+}
+
+// check returns why b, said to hash to hash, is not a batch of this run.
+func (t *Trainer) check(b transport.Batch, hash string) (reason string, err error) {
+	if b.Hash() != hash {
+		return "hash", errors.New("content does not match its hash")
+	}
+	sr, err := encode.NewSampleReader(bytes.NewReader(b.Samples), b.Name)
+	if err != nil {
+		return "samples", err
+	}
+	if sr.Variant != t.variant {
+		return "variant", fmt.Errorf("%s samples, this run trains %s", sr.Variant, t.variant)
+	}
+	for {
+		var s encode.Sample
+		if err := sr.Next(&s); err == io.EOF {
+			break
+		} else if err != nil {
+			return "samples", err
+		}
+	}
+	recs, err := selfplay.DecodeRecords(bytes.NewReader(b.Records), b.Name)
+	if err != nil {
+		return "records", err
+	}
+	if len(recs) != b.Games {
+		return "records", fmt.Errorf("%d records, the headers say %d games", len(recs), b.Games)
+	}
+	return "", nil
+}
+
+// errConflict is a batch whose name the run directory holds with other
+// contents.
+var errConflict = errors.New("natsjs: other files of that name are in the run directory")
+
+// write puts b's files into the run directory; dup reports that they were
+// there already (the same bytes).
+func (t *Trainer) write(b transport.Batch) (dup bool, err error) {
+	sp, rp := t.run.Paths(b.Name)
+	old, serr := os.ReadFile(sp)
+	oldRec, rerr := os.ReadFile(rp)
+	if serr == nil && rerr == nil {
+		if bytes.Equal(old, b.Samples) && bytes.Equal(oldRec, b.Records) {
+			return true, nil
+		}
+		return false, fmt.Errorf("%w: %s", errConflict, b.Name)
+	}
+	return false, t.run.Publish(context.Background(), b)
+}
+
+// expire drops batches whose parts have not all come within
+// AssembleTimeout.
+func (t *Trainer) expire() {
+	for h, a := range t.assembling {
+		if time.Since(a.started) < t.AssembleTimeout {
+			continue
+		}
+		delete(t.assembling, h)
+		t.m.rejected.WithLabelValues("incomplete").Inc()
+		t.log.Warn("dropped an incomplete batch", "batch", a.first.batch, "worker", a.first.worker, "parts", a.have)
+		for _, m := range a.msgs {
+			m.Term()
+		}
+	}
+}
+
+// PublishConfig puts the run's config file under the KV key "config".
+func (t *Trainer) PublishConfig(ctx context.Context, config []byte) error {
+	if _, err := t.kv.Put(ctx, keyConfig, config); err != nil {
+		return fmt.Errorf("natsjs: %w", err)
+	}
+	return nil
+}
+
+// PublishCheckpoint puts checkpoint e into the object store, points the
+// KV key "network" at it (every worker's Follow sees it within moments),
+// and removes all but the newest KeepNetworks networks.
+func (t *Trainer) PublishCheckpoint(ctx context.Context, e checkpoints.Entry) error {
+	f, err := os.Open(e.Path)
+	if err != nil {
+		return fmt.Errorf("natsjs: %w", err)
+	}
+	defer f.Close()
+	start := time.Now()
+	info, err := t.obs.Put(ctx, jetstream.ObjectMeta{Name: e.Name}, f)
+	if err != nil {
+		return fmt.Errorf("natsjs: %w", err)
+	}
+	v, _ := json.Marshal(network{Name: e.Name, Step: e.Step, Digest: info.Digest, Size: info.Size, Time: time.Now().UTC()})
+	if _, err := t.kv.Put(ctx, keyNetwork, v); err != nil {
+		return fmt.Errorf("natsjs: %w", err)
+	}
+	t.m.networksPublished.Inc()
+	t.log.Info("published the network", "checkpoint", e.Name, "bytes", info.Size, "seconds", time.Since(start).Seconds())
+	objs, err := t.obs.List(ctx)
+	if err != nil {
+		return nil // nothing listed: nothing to prune now
+	}
+	sort.Slice(objs, func(i, j int) bool { return objs[i].ModTime.Before(objs[j].ModTime) })
+	for i := 0; i < len(objs)-t.cfg.KeepNetworks; i++ {
+		if objs[i].Name != e.Name {
+			t.obs.Delete(ctx, objs[i].Name)
+		}
+	}
+	return nil
+}
+
+var _ transport.Trainer = (*Trainer)(nil)
