@@ -16,6 +16,8 @@ import "path/filepath"
 //	arena/             matches of "chuzero arena -run"
 //	strength/          the strength benchmark's gauntlet
 //	report/            "chuzero report"'s plots and page
+//	nats/              the JetStream storage of "chuzero trainer -embedded-nats"
+//	outbox/            a NATS worker's batches not yet acknowledged (samples/, games/)
 type Run struct {
 	Dir string
 }
@@ -35,6 +37,8 @@ const (
 	ArenaDir       = "arena"
 	StrengthDir    = "strength"
 	ReportDir      = "report"
+	NatsDir        = "nats"
+	OutboxDir      = "outbox"
 )
 
 func (r Run) path(parts ...string) string {
@@ -82,6 +86,13 @@ func (r Run) Strength() string { return r.path(StrengthDir) }
 
 // Report is the directory of "chuzero report"'s output.
 func (r Run) Report() string { return r.path(ReportDir) }
+
+// Nats is the JetStream storage directory of an embedded NATS server.
+func (r Run) Nats() string { return r.path(NatsDir) }
+
+// Outbox is a NATS self-play worker's directory of batches not yet
+// acknowledged by the stream, laid out as a run directory.
+func (r Run) Outbox() string { return r.path(OutboxDir) }
 
 // Store opens the run's checkpoint store (creating the directory).
 func (r Run) Store() (*Store, error) { return Open(r.Checkpoints()) }

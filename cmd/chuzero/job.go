@@ -34,6 +34,10 @@ type job struct {
 	fs     *flag.FlagSet
 	rf     runFlags
 
+	// beforeSetup, if set, runs after the flags are parsed and before the
+	// config is loaded (selfplay -nats: fetch the run's config).
+	beforeSetup func() error
+
 	log  *slog.Logger
 	cfg  RunConfig
 	dir  string
@@ -69,6 +73,11 @@ func (j *job) open(args []string, maxSteps *int64) (code int, done bool) {
 	var err error
 	if j.log, err = newLogger(j.stderr, j.rf.logFormat); err != nil {
 		return j.fail(err), true
+	}
+	if j.beforeSetup != nil {
+		if err := j.beforeSetup(); err != nil {
+			return j.fail(err), true
+		}
 	}
 	if j.cfg, j.dir, err = j.rf.setup(j.fs); err != nil {
 		return j.fail(err), true

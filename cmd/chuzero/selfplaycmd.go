@@ -5,9 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"time"
 
 	"chuzero/checkpoints"
+	"chuzero/selfplay/transport"
 )
 
 func init() {
@@ -21,7 +23,15 @@ func init() {
 func runSelfPlay(args []string, stdout, stderr io.Writer) int {
 	j := newJob("selfplay", "selfplay [-run DIR] [-variant chu] [-games N] [-max-games N] [-duration D] [flags]", false, true, stdout, stderr)
 	maxGames := j.fs.Int("max-games", 0, "stop after this many games (0: no limit)")
-	poll := j.fs.Duration("poll", 10*time.Second, "how often to look for a new checkpoint")
+	poll := j.fs.Duration("poll", 10*time.Second, "how often to look for a new checkpoint (-nats: 1s)")
+	var nf natsFlags
+	nf.register(j.fs, false)
+	j.beforeSetup = func() error {
+		if !nf.on() {
+			return nil
+		}
+		return nf.fetchConfig(runDirOf(j.rf.run, j.rf.variant))
+	}
 	if code, done := j.open(args, nil); done {
 		return code
 	}
@@ -30,17 +40,37 @@ func runSelfPlay(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return j.fail(err)
 	}
+	var pub transport.Publisher
+	if nf.on() {
+		if nf.worker == "" {
+			host, _ := os.Hostname()
+			nf.worker = fmt.Sprintf("%s-%d", host, os.Getpid())
+		}
+		if !j.rf.set["seed"] {
+			j.cfg.Seed = workerSeed(j.cfg.Seed, nf.worker) // every worker its own games
+		}
+		if !j.rf.set["poll"] {
+			*poll = time.Second // the local store, which Follow fills
+		}
+		nw, err := startNatsWorker(j.ctx, j, &nf, store)
+		if err != nil {
+			return j.fail(err)
+		}
+		defer nw.stop()
+		pub = nw
+	}
 	sp, err := newFirstSelfPlayer(j, store)
 	if err != nil {
 		return j.fail(err)
 	}
+	sp.runner.Publisher = pub
 	if err := j.serve(); err != nil {
 		return j.fail(err)
 	}
 	runCtx, cancel := context.WithCancel(j.ctx)
 	defer cancel()
 	j.startProgress(runCtx)
-	if sp, err = playRounds(runCtx, j, store, sp, *maxGames, *poll); err != nil {
+	if sp, err = playRounds(runCtx, j, store, sp, pub, *maxGames, *poll); err != nil {
 		return j.fail(err)
 	}
 	st := sp.runner.Stats()
@@ -86,7 +116,7 @@ func newNetworkSelfPlayer(j *job, e checkpoints.Entry) (*selfPlayer, error) {
 // limit), and returns the self-player that played last. A uniform
 // self-player cannot switch networks: when the first checkpoint appears
 // its round stops, and the next round plays with a network one.
-func playRounds(ctx context.Context, j *job, store *checkpoints.Store, sp *selfPlayer, maxGames int, poll time.Duration) (*selfPlayer, error) {
+func playRounds(ctx context.Context, j *job, store *checkpoints.Store, sp *selfPlayer, pub transport.Publisher, maxGames int, poll time.Duration) (*selfPlayer, error) {
 	for {
 		if err := sp.playWatched(ctx, j.dir, store, j.cfg, poll, maxGames); err != nil {
 			return nil, err
@@ -101,6 +131,7 @@ func playRounds(ctx context.Context, j *job, store *checkpoints.Store, sp *selfP
 		if sp, err = newNetworkSelfPlayer(j, latest); err != nil {
 			return nil, err
 		}
+		sp.runner.Publisher = pub
 		j.log.Info("self-play switched from the uniform evaluator to a network", "checkpoint", latest.Name)
 	}
 }

@@ -15,6 +15,8 @@ func init() {
 func runTrainer(args []string, stdout, stderr io.Writer) int {
 	j := newJob("trainer", "trainer [-run DIR] [-variant chu] [-max-steps N] [-duration D] [flags]", true, false, stdout, stderr)
 	maxSteps := j.fs.Int64("max-steps", 0, "stop, cleanly, once training reaches this step (0: no limit)")
+	var nf natsFlags
+	nf.register(j.fs, true)
 	if code, done := j.open(args, maxSteps); done {
 		return code
 	}
@@ -25,6 +27,13 @@ func runTrainer(args []string, stdout, stderr io.Writer) int {
 	}
 	defer ts.close()
 	ts.prog = j.prog
+	if nf.on() {
+		nt, err := startNatsTrainer(j, &nf, ts)
+		if err != nil {
+			return j.fail(err)
+		}
+		defer nt.close()
+	}
 	j.startProgress(j.ctx)
 	if err := j.serve(); err != nil {
 		return j.fail(err)

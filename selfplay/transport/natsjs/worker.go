@@ -22,10 +22,6 @@ import (
 	"chuzero/selfplay/transport"
 )
 
-// OutboxDir is the directory, in a worker's run directory, of the batches
-// written but not yet acknowledged by the stream.
-const OutboxDir = "outbox"
-
 // Worker is the self-play side over JetStream (a transport.Worker). A
 // batch is first written into the worker's outbox (DIR/outbox, atomically,
 // as the run directory would hold it), then published; once the stream
@@ -46,7 +42,7 @@ func NewWorker(cfg Config, dir string, m *Metrics, log *slog.Logger) (*Worker, e
 	if err != nil {
 		return nil, err
 	}
-	ob, err := transport.NewDir(filepath.Join(dir, OutboxDir))
+	ob, err := transport.NewDir(checkpoints.Run{Dir: dir}.Outbox())
 	if err == nil {
 		err = os.MkdirAll(checkpoints.Run{Dir: dir}.Games(), 0o755)
 	}

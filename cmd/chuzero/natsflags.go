@@ -1,0 +1,88 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"hash/fnv"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"chuzero/checkpoints"
+	"chuzero/encode"
+	"chuzero/selfplay/transport/natsjs"
+)
+
+// natsFlags are the NATS JetStream flags of "selfplay" and "trainer".
+type natsFlags struct {
+	url, embedded, run, worker string
+	creds, nkey, ca, cert, key string
+	tls                        bool
+	maxBytes                   int64
+	maxAge                     time.Duration
+	replicas                   int
+}
+
+// register adds the flags; trainer adds -embedded-nats and the stream's
+// limits, which the trainer sets when it creates the stream.
+func (n *natsFlags) register(fs *flag.FlagSet, trainer bool) {
+	fs.StringVar(&n.url, "nats", "", "NATS server `URL`s (comma-separated): batches, config and networks over JetStream instead of the run directory alone")
+	fs.StringVar(&n.run, "nats-run", "", "run name in the NATS subjects and buckets (default: the run directory's base name)")
+	fs.StringVar(&n.creds, "nats-creds", "", "NATS credentials file")
+	fs.StringVar(&n.nkey, "nats-nkey", "", "NATS NKEY seed file")
+	fs.StringVar(&n.ca, "nats-ca", "", "CA file to verify the NATS server with")
+	fs.StringVar(&n.cert, "nats-cert", "", "client certificate file for NATS (with -nats-key)")
+	fs.StringVar(&n.key, "nats-key", "", "client key file for NATS")
+	fs.BoolVar(&n.tls, "nats-tls", false, "require TLS to the NATS server")
+	if trainer {
+		fs.StringVar(&n.embedded, "embedded-nats", "", "serve NATS JetStream from this process on `ADDR` (e.g. 127.0.0.1:4222; storage in DIR/nats)")
+		fs.Int64Var(&n.maxBytes, "nats-max-bytes", 0, "most bytes the batch stream keeps (default 8 GiB)")
+		fs.DurationVar(&n.maxAge, "nats-max-age", 0, "oldest batch the stream keeps (default 168h)")
+		fs.IntVar(&n.replicas, "nats-replicas", 0, "copies of the stream and buckets (default 1; 3 on a 3-node cluster)")
+	} else {
+		fs.StringVar(&n.worker, "worker-id", "", "this worker's name in the trainer's metrics (default host-pid)")
+	}
+}
+
+// on reports whether NATS is in use.
+func (n *natsFlags) on() bool { return n.url != "" || n.embedded != "" }
+
+// config returns the client config for run directory dir.
+func (n *natsFlags) config(dir string) natsjs.Config {
+	run := n.run
+	if run == "" {
+		abs, _ := filepath.Abs(dir)
+		run = natsjs.RunName(filepath.Base(abs))
+	}
+	return natsjs.Config{URL: n.url, Run: run, Worker: n.worker, Creds: n.creds, NKeySeed: n.nkey, CA: n.ca,
+		Cert: n.cert, Key: n.key, TLS: n.tls, MaxBytes: n.maxBytes, MaxAge: n.maxAge, Replicas: n.replicas}
+}
+
+// fetchConfig writes the run config the trainer published into the
+// worker's run directory dir, for the setup to read (flags and -config
+// still override it); it waits for the trainer, until SIGINT or SIGTERM.
+func (n *natsFlags) fetchConfig(dir string) error {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	w, err := natsjs.NewWorker(n.config(dir), dir, nil, nil)
+	if err != nil {
+		return err
+	}
+	defer w.Close()
+	data, err := w.Config(ctx)
+	if err != nil {
+		return fmt.Errorf("the run config from NATS: %w", err)
+	}
+	return encode.WriteAtomic(checkpoints.Run{Dir: dir}.Config(), data)
+}
+
+// workerSeed gives each NATS worker its own seed (unless -seed is given):
+// the run seed mixed with the worker's name.
+func workerSeed(seed uint64, worker string) uint64 {
+	h := fnv.New64a()
+	h.Write([]byte(worker))
+	return seed ^ h.Sum64()
+}

@@ -1,0 +1,125 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+
+	"chuzero/checkpoints"
+	"chuzero/model"
+	"chuzero/rules"
+	"chuzero/selfplay/transport/natsjs"
+)
+
+// natsWorker is the NATS side of "selfplay -nats": the worker that
+// publishes the batches and keeps the local store at the run's network.
+type natsWorker struct {
+	*natsjs.Worker
+	stop func()
+}
+
+// startNatsWorker connects, republishes what a crash left in the outbox
+// and follows the run's network into store until stop.
+func startNatsWorker(ctx context.Context, j *job, nf *natsFlags, store *checkpoints.Store) (*natsWorker, error) {
+	w, err := natsjs.NewWorker(nf.config(j.dir), j.dir, natsjs.NewMetrics(j.reg), j.log)
+	if err != nil {
+		return nil, err
+	}
+	if n, err := w.Resend(ctx); err != nil {
+		w.Close()
+		return nil, err
+	} else if n > 0 {
+		j.log.Info("republished the batches left in the outbox", "batches", n)
+	}
+	fctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if err := w.Follow(fctx, store, func(e checkpoints.Entry) {
+			j.log.Info("the run's network arrived", "checkpoint", e.Name)
+		}); err != nil {
+			j.log.Error("following the run's network stopped", "err", err)
+		}
+	}()
+	return &natsWorker{Worker: w, stop: func() { cancel(); <-done; w.Close() }}, nil
+}
+
+// natsTrainer is the NATS side of "trainer -nats" or "-embedded-nats":
+// the embedded server if any, and the trainer that receives batches into
+// the run directory and publishes the config and checkpoints.
+type natsTrainer struct {
+	srv       *natsjs.Server
+	t         *natsjs.Trainer
+	published int64 // step of the network last published
+	stop      func()
+}
+
+// startNatsTrainer starts the NATS side of ts: the embedded server if
+// asked, the stream, the config and current network published, batches
+// received beside training until close; each new checkpoint (under
+// gating, each new best) is published after it is written.
+func startNatsTrainer(j *job, nf *natsFlags, ts *trainSide) (*natsTrainer, error) {
+	n := &natsTrainer{published: -1}
+	if nf.embedded != "" {
+		srv, err := natsjs.StartServer(nf.embedded, checkpoints.Run{Dir: j.dir}.Nats())
+		if err != nil {
+			return nil, err
+		}
+		n.srv = srv
+		if nf.url == "" {
+			nf.url = srv.URL()
+		}
+		j.log.Info("embedded NATS JetStream server", "url", srv.URL())
+		fmt.Fprintf(j.stdout, "nats: %s\n", srv.URL())
+	}
+	v, err := rules.ParseVariant(j.cfg.Variant)
+	if err == nil {
+		n.t, err = natsjs.NewTrainer(j.ctx, nf.config(j.dir), j.dir, v, natsjs.NewMetrics(j.reg), j.log)
+	}
+	var config []byte
+	if err == nil {
+		config, err = os.ReadFile(checkpoints.Run{Dir: j.dir}.Config())
+	}
+	if err == nil {
+		err = n.t.PublishConfig(j.ctx, config)
+	}
+	if err == nil {
+		n.publish(j, ts)
+	}
+	if err != nil {
+		n.close()
+		return nil, err
+	}
+	ts.afterCheckpoint = func(checkpoints.Entry, *model.Weights) { n.publish(j, ts) }
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { n.t.Receive(ctx); close(done) }()
+	n.stop = func() { cancel(); <-done }
+	return n, nil
+}
+
+// publish publishes the network self-play should use, if it changed.
+func (n *natsTrainer) publish(j *job, ts *trainSide) {
+	e, err := playNetwork(j.dir, ts.store, j.cfg.Gating.Enabled)
+	if err != nil || e.Step == n.published {
+		return
+	}
+	if err := n.t.PublishCheckpoint(j.ctx, e); err != nil {
+		j.log.Error("publishing the network failed", "checkpoint", e.Name, "err", err)
+		return
+	}
+	n.published = e.Step
+}
+
+// close stops receiving, then closes the connection and the server.
+func (n *natsTrainer) close() {
+	if n.stop != nil {
+		n.stop()
+	}
+	if n.t != nil {
+		n.t.Close()
+	}
+	if n.srv != nil {
+		n.srv.Close()
+	}
+}
