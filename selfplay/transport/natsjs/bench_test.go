@@ -1,0 +1,110 @@
+package natsjs
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus/testutil"
+
+	"chuzero/checkpoints"
+	"chuzero/rules"
+	"chuzero/selfplay/transport"
+)
+
+// BenchmarkStream publishes batches of real Sho games (made distinct by a
+// line of their own) from one worker to a trainer through a loopback
+// server with file storage, until the trainer has written them all;
+// messages/s and MB/s of file bytes end to end.
+func BenchmarkStream(b *testing.B) {
+	s := startServer(b, b.TempDir(), 0)
+	defer stopServer(s)
+	ctx := context.Background()
+	cfg := Config{URL: s.ClientURL(), Run: "bench"}
+	tdir := b.TempDir()
+	m := NewMetrics(nil)
+	tr, err := NewTrainer(ctx, cfg, tdir, rules.Sho, m, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer tr.Close()
+	stop := receive(tr)
+	defer stop()
+	w, err := NewWorker(cfg, b.TempDir(), nil, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer w.Close()
+	base := batches(b, 9, 8)
+	var bytes, parts int
+	n := 0
+	start := time.Now()
+	for b.Loop() {
+		x := base[n%len(base)]
+		bt := transport.Batch{Name: fmt.Sprintf("bench-%06d-g%d", n, n), Samples: x.Samples,
+			Records: append(append([]byte{}, x.Records...), fmt.Sprintf("{\"index\":%d}\n", n)...), Games: x.Games + 1}
+		if err := w.Publish(ctx, bt); err != nil {
+			b.Fatal(err)
+		}
+		bytes += len(bt.Samples) + len(bt.Records)
+		parts += len(tr.cfg.messages(bt, ""))
+		n++
+	}
+	waitFor(b, "the trainer", func() bool { return testutil.ToFloat64(m.consumedBatches) >= float64(n) })
+	secs := time.Since(start).Seconds()
+	b.ReportMetric(float64(parts)/secs, "msgs/s")
+	b.ReportMetric(float64(n)/secs, "batches/s")
+	b.ReportMetric(float64(bytes)/secs/1e6, "MB/s")
+	b.ReportMetric(float64(bytes)/float64(n)/1e3, "kB/batch")
+}
+
+// BenchmarkNetworkDelay: from the trainer starting to publish a 4 MB
+// checkpoint to both of two workers having it in their stores.
+func BenchmarkNetworkDelay(b *testing.B) {
+	s := startServer(b, b.TempDir(), 0)
+	defer stopServer(s)
+	ctx := context.Background()
+	cfg := Config{URL: s.ClientURL(), Run: "bench"}
+	tr, err := NewTrainer(ctx, cfg, b.TempDir(), rules.Sho, nil, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer tr.Close()
+	got := make(chan struct{}, 16)
+	for range 2 {
+		w, err := NewWorker(cfg, b.TempDir(), nil, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer w.Close()
+		store, _ := checkpoints.Open(filepath.Join(w.dir, "checkpoints"))
+		fctx, cancel := context.WithCancel(ctx)
+		done := make(chan struct{})
+		go func() { w.Follow(fctx, store, func(checkpoints.Entry) { got <- struct{}{} }); close(done) }()
+		defer func() { cancel(); <-done }()
+	}
+	data := make([]byte, 4<<20)
+	rng := rand.New(rand.NewPCG(1, 2))
+	dir := b.TempDir()
+	step := int64(0)
+	for b.Loop() {
+		step++
+		for i := range data {
+			data[i] = byte(rng.Uint32())
+		}
+		e := checkpoints.Entry{Name: checkpoints.Name(step), Step: step, Path: filepath.Join(dir, checkpoints.Name(step)+checkpoints.Ext)}
+		if err := os.WriteFile(e.Path, data, 0o644); err != nil {
+			b.Fatal(err)
+		}
+		if err := tr.PublishCheckpoint(ctx, e); err != nil {
+			b.Fatal(err)
+		}
+		<-got
+		<-got
+	}
+	b.ReportMetric(float64(b.Elapsed().Milliseconds())/float64(b.N), "ms/network")
+}
