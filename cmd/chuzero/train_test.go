@@ -28,6 +28,7 @@ import (
 	"chuzero/rules"
 	"chuzero/selfplay"
 	"chuzero/selfplay/report"
+	"chuzero/selfplay/transport/natsjs"
 )
 
 // TestMain lets the test binary act as chuzero itself, for the tests that
@@ -339,6 +340,7 @@ func TestDashboardUsesRealMetrics(t *testing.T) {
 		t.Fatal(err)
 	}
 	reg, _ := newRegistry()
+	natsjs.NewMetrics(reg) // selfplay and trainer -nats add them
 	fams, err := reg.Gather()
 	if err != nil {
 		t.Fatal(err)
@@ -350,7 +352,8 @@ func TestDashboardUsesRealMetrics(t *testing.T) {
 	// vectors without samples yet are not gathered: list them by hand
 	for _, n := range []string{"chuzero_selfplay_games_total", "chuzero_selfplay_moves_total", "chuzero_train_loss",
 		"chuzero_eval_elo", "chuzero_eval_elo_low", "chuzero_eval_elo_high", "chuzero_eval_games_total", "chuzero_eval_checkpoint_step",
-		"chuzero_gating_decisions_total"} {
+		"chuzero_gating_decisions_total", "chuzero_transport_rejected_messages_total", "chuzero_transport_worker_games_total",
+		"chuzero_transport_worker_last_seen_timestamp_seconds"} {
 		known[n] = true
 	}
 	used := regexp.MustCompile(`chuzero_[a-z0-9_]+`).FindAllString(string(data), -1)
