@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Memory soak: a fresh "chuzero train" for DURATION, its resident memory
 # (VmRSS) sampled every INTERVAL seconds; prints the samples and whether
-# the memory after the warm-up stays within 10% of its level at the end of
-# the warm-up. Every checkpoint switches self-play to a new network (a new
+# the memory after the warm-up (WARMUP_S seconds from the first network
+# switch, when self-play leaves the step-0 network) stays within 10% of its
+# level at the end of the warm-up. Every checkpoint switches self-play to a new network (a new
 # evaluation cache), so checkpoints come often here (every 20 steps).
 #
 #   scripts/memsoak.sh [VARIANT] [DURATION] [WARMUP_S]   (default sho 30m 300)
@@ -18,7 +19,7 @@ cfg=${CONFIG:-$tmp/soak.yaml}
 [[ -n ${CONFIG:-} ]] || printf 'train: {checkpoint_every: 20}\neval: {interval: 0s}\n' >"$cfg"
 "$tmp/chuzero" train -variant "$variant" -run "$tmp/run" -duration "$duration" -config "$cfg" -metrics-addr off -quiet &
 pid=$!
-start=$(date +%s) base=0 peak=0 low=0
+start=$(date +%s) base=0 peak=0 low=0 switched=-1
 while kill -0 "$pid" 2>/dev/null; do
 	sleep "$interval"
 	rss=$(awk '/VmRSS/ {print int($2 / 1024)}' "/proc/$pid/status" 2>/dev/null) || break
@@ -26,7 +27,8 @@ while kill -0 "$pid" 2>/dev/null; do
 	t=$(($(date +%s) - start))
 	ckpts=$(ls "$tmp/run/checkpoints" 2>/dev/null | grep -c '\.ckpt$' || true)
 	echo "memsoak: ${t}s rss ${rss} MB, ${ckpts} checkpoints kept"
-	if ((t >= warmup)); then
+	((switched >= 0 || ckpts < 2)) || switched=$t
+	if ((switched >= 0 && t >= switched + warmup)); then
 		((base > 0)) || { base=$rss low=$rss; }
 		((rss > peak)) && peak=$rss
 		((rss < low)) && low=$rss
@@ -39,5 +41,5 @@ if ((base == 0)); then
 fi
 steps=$(ls "$tmp/run/checkpoints" | sed -n 's/step-0*\([0-9]*\)\.ckpt/\1/p' | sort -n | tail -1)
 growth=$(awk -v a="$base" -v b="$peak" 'BEGIN {printf "%.1f", 100 * (b - a) / a}')
-echo "memsoak: after ${warmup}s warm-up ${base} MB; then between ${low} and ${peak} MB (+${growth}%); last step ${steps:-0} (a network switch every 20 steps)"
+echo "memsoak: ${warmup}s after the first switch (at ${switched}s) ${base} MB; then between ${low} and ${peak} MB (+${growth}%); last step ${steps:-0} (a network switch every 20 steps)"
 awk -v g="$growth" 'BEGIN {exit !(g <= 10)}' || { echo "memsoak: FAIL, grew more than 10%"; exit 1; }
