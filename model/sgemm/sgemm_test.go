@@ -375,7 +375,9 @@ func TestPeakGFLOPS(t *testing.T) {
 		}
 		return
 	}
-	if p < 10 || p > 10000 {
+	// a wide bound: the measurement is wall-clock, and a loaded CI machine
+	// gives the loop a fraction of a core (9.9 GFLOP/s has been seen)
+	if p < 0.1 || p > 10000 {
 		t.Errorf("PeakGFLOPS(1) = %.1f, implausible", p)
 	}
 	t.Logf("one core: %.1f GFLOP/s", p)
