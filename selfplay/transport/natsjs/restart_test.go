@@ -3,9 +3,11 @@ package natsjs
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"net"
 	"os"
 	"path/filepath"
+	"reflect"
 	"testing"
 
 	"github.com/nats-io/nats.go"
@@ -13,6 +15,7 @@ import (
 
 	"chuzero/checkpoints"
 	"chuzero/encode"
+	"chuzero/model"
 	"chuzero/rules"
 	"chuzero/selfplay/transport"
 )
@@ -46,35 +49,87 @@ func publishAll(t *testing.T, w *Worker, bs []transport.Batch) {
 
 // TestTrainerRestartResumes: a trainer stopped and started again takes up
 // after the batches it acknowledged: the directory ends with every batch
-// once, and the second trainer saw none of the first's again.
+// once, the second trainer saw none of the first's again, and its replay
+// window is that of a trainer of the same batches that never stopped
+// (run "ref" on the same server).
 func TestTrainerRestartResumes(t *testing.T) {
 	s := startServer(t, t.TempDir(), 0)
 	defer stopServer(s)
 	cfg := testConfig(s.ClientURL())
-	tdir := t.TempDir()
+	refCfg := cfg
+	refCfg.Run = "ref"
+	tdir, refDir := t.TempDir(), t.TempDir()
 	bs := batches(t, 3, 5)
-	w := newWorker(t, cfg, nil)
+	w, refW := newWorker(t, cfg, nil), newWorker(t, refCfg, nil)
 	defer w.Close()
+	defer refW.Close()
+	ref := newTrainer(t, refCfg, refDir, nil)
+	defer ref.Close()
+	stopRef := receive(ref)
+	defer stopRef()
 
 	tr := newTrainer(t, cfg, tdir, nil)
 	publishAll(t, w, bs[:3])
+	publishAll(t, refW, bs[:3])
 	stop := receive(tr)
 	haveBatches(t, tdir, 3)
 	stop()
 	tr.Close()
 
 	publishAll(t, w, bs[3:])
+	publishAll(t, refW, bs[3:])
 	m := NewMetrics(nil)
 	tr = newTrainer(t, cfg, tdir, m)
 	defer tr.Close()
 	stop = receive(tr)
 	haveBatches(t, tdir, 5)
+	haveBatches(t, refDir, 5)
 	stop()
 	if samples, _ := runFiles(t, tdir); len(samples) != 5 {
 		t.Errorf("%d sample files after the restart, want 5", len(samples))
 	}
 	if got, dup := testutil.ToFloat64(m.consumedBatches), testutil.ToFloat64(m.duplicates); got != 2 || dup != 0 {
 		t.Errorf("the restarted trainer consumed %v batches and %v duplicates, want 2 and 0", got, dup)
+	}
+	sameWindow(t, tdir, refDir)
+}
+
+// sameWindow checks that the replay windows over the sample files of run
+// directories a and b are the same: files, sample and game counts, and
+// the minibatches drawn with the same generator.
+func sameWindow(t *testing.T, a, b string) {
+	t.Helper()
+	spec := encode.MustSpec(rules.Sho, encode.DefaultOptions())
+	rcfg := model.DefaultReplayConfig()
+	rcfg.WindowMin = 64
+	var rs [2]*model.Replay
+	var draws [2][]model.Batch
+	for i, dir := range []string{a, b} {
+		r, err := model.NewReplay(checkpoints.Run{Dir: dir}.Samples(), spec, rcfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := r.Refresh(); err != nil {
+			t.Fatal(err)
+		}
+		rng := rand.New(rand.NewPCG(5, 5))
+		for range 3 {
+			var mb model.Batch
+			if err := r.FillBatch(rng, &mb, 32); err != nil {
+				t.Fatal(err)
+			}
+			draws[i] = append(draws[i], mb)
+		}
+		rs[i] = r
+	}
+	ra, rb := rs[0], rs[1]
+	t.Logf("window: %d files, %d samples, %d games, %d held out, window %d", ra.Files(), ra.Total(), ra.Games(), ra.HeldOut(), ra.Window())
+	if ra.Files() != rb.Files() || ra.Total() != rb.Total() || ra.Games() != rb.Games() || ra.HeldOut() != rb.HeldOut() || ra.Window() != rb.Window() {
+		t.Errorf("windows differ: %d/%d files, %d/%d samples, %d/%d games, %d/%d held out, %d/%d window",
+			ra.Files(), rb.Files(), ra.Total(), rb.Total(), ra.Games(), rb.Games(), ra.HeldOut(), rb.HeldOut(), ra.Window(), rb.Window())
+	}
+	if !reflect.DeepEqual(draws[0], draws[1]) {
+		t.Error("minibatches drawn from the two windows with the same generator differ")
 	}
 }
 
