@@ -4,10 +4,12 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"sync"
 
 	"chuzero/checkpoints"
 	"chuzero/model"
 	"chuzero/rules"
+	"chuzero/selfplay/arena"
 	"chuzero/selfplay/transport/natsjs"
 )
 
@@ -48,16 +50,20 @@ func startNatsWorker(ctx context.Context, j *job, nf *natsFlags, store *checkpoi
 // the embedded server if any, and the trainer that receives batches into
 // the run directory and publishes the config and checkpoints.
 type natsTrainer struct {
-	srv       *natsjs.Server
-	t         *natsjs.Trainer
-	published int64 // step of the network last published
-	stop      func()
+	srv *natsjs.Server
+	t   *natsjs.Trainer
+	// publishCkpt publishes a network (t.PublishCheckpoint; a test's own)
+	publishCkpt func(context.Context, checkpoints.Entry) error
+	mu          sync.Mutex // guards published: the loop and the judge publish
+	published   int64      // step of the network last published
+	stop        func()
 }
 
 // startNatsTrainer starts the NATS side of ts: the embedded server if
 // asked, the stream, the config and current network published, batches
-// received beside training until close; each new checkpoint (under
-// gating, each new best) is published after it is written.
+// received beside training until close; each new checkpoint is published
+// after it is written, and under gating each new best as the judge
+// promotes it.
 func startNatsTrainer(j *job, nf *natsFlags, ts *trainSide) (*natsTrainer, error) {
 	n := &natsTrainer{published: -1}
 	if nf.embedded != "" {
@@ -76,6 +82,9 @@ func startNatsTrainer(j *job, nf *natsFlags, ts *trainSide) (*natsTrainer, error
 	if err == nil {
 		n.t, err = natsjs.NewTrainer(j.ctx, nf.config(j.dir), j.dir, v, natsjs.NewMetrics(j.reg), j.log)
 	}
+	if err == nil {
+		n.publishCkpt = n.t.PublishCheckpoint
+	}
 	var config []byte
 	if err == nil {
 		config, err = os.ReadFile(checkpoints.Run{Dir: j.dir}.Config())
@@ -91,6 +100,7 @@ func startNatsTrainer(j *job, nf *natsFlags, ts *trainSide) (*natsTrainer, error
 		return nil, err
 	}
 	ts.afterCheckpoint = func(checkpoints.Entry, *model.Weights) { n.publish(j, ts) }
+	n.publishPromotions(j, ts.judge)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { n.t.Receive(ctx); close(done) }()
@@ -100,15 +110,38 @@ func startNatsTrainer(j *job, nf *natsFlags, ts *trainSide) (*natsTrainer, error
 
 // publish publishes the network self-play should use, if it changed.
 func (n *natsTrainer) publish(j *job, ts *trainSide) {
-	e, err := playNetwork(j.dir, ts.store, j.cfg.Gating.Enabled)
-	if err != nil || e.Step == n.published {
+	if e, err := playNetwork(j.dir, ts.store, j.cfg.Gating.Enabled); err == nil {
+		n.publishEntry(j, e)
+	}
+}
+
+// publishEntry publishes network e unless it was the last published.
+func (n *natsTrainer) publishEntry(j *job, e checkpoints.Entry) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if e.Step == n.published {
 		return
 	}
-	if err := n.t.PublishCheckpoint(j.ctx, e); err != nil {
+	if err := n.publishCkpt(j.ctx, e); err != nil {
 		j.log.Error("publishing the network failed", "checkpoint", e.Name, "err", err)
 		return
 	}
 	n.published = e.Step
+}
+
+// publishPromotions chains the publication of each new best onto the
+// judge's Promote (gating): the workers get it at the promotion itself,
+// not at the next checkpoint.
+func (n *natsTrainer) publishPromotions(j *job, judge *arena.Judge) {
+	prev := judge.Promote
+	judge.Promote = func(best checkpoints.Entry) error {
+		var err error
+		if prev != nil {
+			err = prev(best)
+		}
+		n.publishEntry(j, best)
+		return err
+	}
 }
 
 // close stops receiving, then closes the connection and the server.
