@@ -129,6 +129,35 @@ func (c *resignCalibrator) add(g [2]ResignObservation) (threshold float64, ok bo
 	return CalibrateResign(obs, c.target, c.ceiling), true
 }
 
+// ResignCalibrator calibrates a threshold from the records of games
+// without resignation (Record.ResignLow), as a Runner does from its own:
+// for a trainer that sees the games of every worker of a run.
+type ResignCalibrator struct{ c resignCalibrator }
+
+// NewResignCalibrator returns a calibrator with cfg's window, minimum,
+// target and ceiling.
+func NewResignCalibrator(cfg Config) *ResignCalibrator {
+	return &ResignCalibrator{resignCalibrator{window: cfg.ResignCalibrationGames, minGames: cfg.ResignMinGames,
+		target: cfg.ResignTargetFalsePositive, ceiling: cfg.ResignCeiling}}
+}
+
+// Add records a game and returns the threshold to use from now on; ok is
+// false for a game with resignation allowed (ResignLow unset) and until
+// the minimum of games without resignation.
+func (c *ResignCalibrator) Add(rec *Record) (threshold float64, ok bool) {
+	if rec.ResignLow == nil {
+		return 0, false
+	}
+	var g [2]ResignObservation
+	for i, side := range []string{"sente", "gote"} {
+		g[i] = ResignObservation{Low: float64(rec.ResignLow[i]), Lost: rec.Winner != "" && rec.Winner != side}
+	}
+	return c.c.add(g)
+}
+
+// Window returns the most games it looks back over.
+func (c *ResignCalibrator) Window() int { return c.c.window }
+
 // valueOf is the search's value (completed Q) of the chosen move m, for
 // the side to move; the root value if m is somehow not a root move.
 func valueOf(res *mcts.Result, m rules.Move) float64 {

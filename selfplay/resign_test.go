@@ -135,4 +135,26 @@ func TestRunnerCalibratesThreshold(t *testing.T) {
 	if st := r.Stats(); st.ResignChecked != 4 || st.ResignFalse != 4 || st.Truncated != 4 {
 		t.Errorf("stats %+v", st)
 	}
+	// a trainer calibrating from the records finds the same threshold
+	rc := NewResignCalibrator(cfg)
+	var fromRecs float64
+	for i, rec := range recs {
+		th, ok := rc.Add(&rec)
+		if ok != (i >= 2) {
+			t.Errorf("record %d: calibrated %v", i, ok)
+		}
+		fromRecs = th
+	}
+	if math.Abs(fromRecs-r.ResignThreshold()) > 1e-6 {
+		t.Errorf("threshold from the records %v, the runner's %v", fromRecs, r.ResignThreshold())
+	}
+	// the run's threshold, once there is one, wins over the runner's own
+	run := math.NaN()
+	r.RunResign = func() (float64, bool) { return run, !math.IsNaN(run) }
+	if got := r.ResignThreshold(); math.Abs(got-fromRecs) > 1e-6 {
+		t.Errorf("no run threshold yet: %v, want the runner's own", got)
+	}
+	if run = -0.9; r.ResignThreshold() != -0.9 {
+		t.Errorf("with the run's -0.9: %v", r.ResignThreshold())
+	}
 }

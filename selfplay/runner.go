@@ -37,6 +37,11 @@ type Runner struct {
 	// OnMove, if set, is called after every search (from the game's
 	// goroutine): full search or not, simulations.
 	OnMove func(full bool, sims int)
+	// RunResign, if set before Run, gives the run-wide resignation
+	// threshold (NATS: the trainer's, calibrated over every worker's
+	// games); while it reports ok, games starting use it instead of the
+	// runner's own calibration.
+	RunResign func() (threshold float64, ok bool)
 }
 
 type evalRef struct {
@@ -96,9 +101,15 @@ func (r *Runner) SetEvaluator(e mcts.Evaluator, name string) {
 }
 
 // ResignThreshold returns the live resignation threshold, which games
-// starting now use: Config.ResignThreshold until ResignMinGames games
-// without resignation have been written, then the calibrated value.
+// starting now use: the run's (RunResign) if there is one; otherwise
+// Config.ResignThreshold until ResignMinGames games without resignation
+// have been written, then the calibrated value.
 func (r *Runner) ResignThreshold() float64 {
+	if r.RunResign != nil {
+		if t, ok := r.RunResign(); ok {
+			return t
+		}
+	}
 	return math.Float64frombits(r.threshold.Load())
 }
 

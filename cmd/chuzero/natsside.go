@@ -3,25 +3,39 @@ package main
 import (
 	"context"
 	"fmt"
+	"math"
 	"os"
 	"sync"
+	"sync/atomic"
 
 	"chuzero/checkpoints"
 	"chuzero/model"
 	"chuzero/rules"
+	"chuzero/selfplay"
 	"chuzero/selfplay/arena"
+	"chuzero/selfplay/transport"
 	"chuzero/selfplay/transport/natsjs"
 )
 
 // natsWorker is the NATS side of "selfplay -nats": the worker that
-// publishes the batches and keeps the local store at the run's network.
+// publishes the batches, keeps the local store at the run's network and
+// holds the run's resignation threshold.
 type natsWorker struct {
 	*natsjs.Worker
-	stop func()
+	resign atomic.Uint64 // the run's threshold (float64 bits), once hasRun
+	hasRun atomic.Bool
+	stop   func()
+}
+
+// runResign returns the run's resignation threshold, if the trainer has
+// published one (selfplay.Runner.RunResign).
+func (n *natsWorker) runResign() (float64, bool) {
+	return math.Float64frombits(n.resign.Load()), n.hasRun.Load()
 }
 
 // startNatsWorker connects, republishes what a crash left in the outbox
-// and follows the run's network into store until stop.
+// and follows the run's network into store and the run's resignation
+// threshold until stop.
 func startNatsWorker(ctx context.Context, j *job, nf *natsFlags, store *checkpoints.Store) (*natsWorker, error) {
 	w, err := natsjs.NewWorker(nf.config(j.dir), j.dir, natsjs.NewMetrics(j.reg), j.log)
 	if err != nil {
@@ -33,17 +47,39 @@ func startNatsWorker(ctx context.Context, j *job, nf *natsFlags, store *checkpoi
 	} else if n > 0 {
 		j.log.Info("republished the batches left in the outbox", "batches", n)
 	}
+	nw := &natsWorker{Worker: w}
 	fctx, cancel := context.WithCancel(ctx)
-	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(2)
 	go func() {
-		defer close(done)
+		defer wg.Done()
 		if err := w.Follow(fctx, store, func(e checkpoints.Entry) {
 			j.log.Info("the run's network arrived", "checkpoint", e.Name)
 		}); err != nil {
 			j.log.Error("following the run's network stopped", "err", err)
 		}
 	}()
-	return &natsWorker{Worker: w, stop: func() { cancel(); <-done; w.Close() }}, nil
+	go func() {
+		defer wg.Done()
+		if err := w.FollowResign(fctx, func(th float64) {
+			nw.resign.Store(math.Float64bits(th))
+			nw.hasRun.Store(true)
+			j.log.Info("the run's resignation threshold", "threshold", th)
+		}); err != nil {
+			j.log.Error("following the run's resignation threshold stopped", "err", err)
+		}
+	}()
+	nw.stop = func() { cancel(); wg.Wait(); w.Close() }
+	return nw, nil
+}
+
+// attachPublisher hands sp's batches to pub (nil: the run directory);
+// a NATS worker's games use the run's resignation threshold.
+func attachPublisher(sp *selfPlayer, pub transport.Publisher) {
+	sp.runner.Publisher = pub
+	if nw, ok := pub.(*natsWorker); ok {
+		sp.runner.RunResign = nw.runResign
+	}
 }
 
 // natsTrainer is the NATS side of "trainer -nats" or "-embedded-nats":
@@ -84,6 +120,7 @@ func startNatsTrainer(j *job, nf *natsFlags, ts *trainSide) (*natsTrainer, error
 	}
 	if err == nil {
 		n.publishCkpt = n.t.PublishCheckpoint
+		err = n.calibrateResign(j)
 	}
 	var config []byte
 	if err == nil {
@@ -142,6 +179,18 @@ func (n *natsTrainer) publishPromotions(j *job, judge *arena.Judge) {
 		n.publishEntry(j, best)
 		return err
 	}
+}
+
+// calibrateResign has the trainer calibrate and publish the run-wide
+// resignation threshold (from the run config's settings), starting from
+// the newest games of the run directory.
+func (n *natsTrainer) calibrateResign(j *job) error {
+	spc, err := j.cfg.selfPlayConfig(j.dir)
+	if err != nil {
+		return err
+	}
+	n.t.Resign = selfplay.NewResignCalibrator(spc)
+	return n.t.SeedResign(j.ctx)
 }
 
 // close stops receiving, then closes the connection and the server.

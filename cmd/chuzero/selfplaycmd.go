@@ -63,7 +63,7 @@ func runSelfPlay(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return j.fail(err)
 	}
-	sp.runner.Publisher = pub
+	attachPublisher(sp, pub)
 	if err := j.serve(); err != nil {
 		return j.fail(err)
 	}
@@ -131,7 +131,7 @@ func playRounds(ctx context.Context, j *job, store *checkpoints.Store, sp *selfP
 		if sp, err = newNetworkSelfPlayer(j, latest); err != nil {
 			return nil, err
 		}
-		sp.runner.Publisher = pub
+		attachPublisher(sp, pub)
 		j.log.Info("self-play switched from the uniform evaluator to a network", "checkpoint", latest.Name)
 	}
 }

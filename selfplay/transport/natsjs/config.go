@@ -139,6 +139,7 @@ const (
 	kindGames   = "games"
 	keyConfig   = "config"
 	keyNetwork  = "network"
+	keyResign   = "resign"
 	consumer    = "trainer"
 )
 

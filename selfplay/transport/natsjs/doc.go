@@ -5,8 +5,9 @@
 // chuzero.<run>.samples and chuzero.<run>.games, carrying each batch's
 // sample file and record file in parts (see message.go for the headers);
 // a durable consumer "trainer" on it; a key-value bucket chuzero_<run>
-// with the keys "config" (the run's config.json) and "network" (the
-// current network); and an object store chuzero_<run>_networks with the
+// with the keys "config" (the run's config.json), "network" (the
+// current network) and "resign" (the run-wide resignation threshold, see
+// resign.go); and an object store chuzero_<run>_networks with the
 // newest networks.
 //
 // A worker (NewWorker) writes each batch to its outbox, publishes it with

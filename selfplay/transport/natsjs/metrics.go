@@ -18,6 +18,7 @@ type Metrics struct {
 	networkBytes                                     prometheus.Counter
 	networkDownload                                  prometheus.Histogram
 	networkDelay                                     prometheus.Gauge
+	resignThreshold                                  prometheus.Gauge
 }
 
 // NewMetrics returns the metrics, registered with reg (nil: none).
@@ -55,13 +56,14 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		networkBytes:      c("network_download_bytes_total", "Network bytes downloaded (worker)."),
 		networkDownload: prometheus.NewHistogram(prometheus.HistogramOpts{Name: "chuzero_transport_network_download_seconds",
 			Help: "Time to download a network (worker).", Buckets: prometheus.ExponentialBuckets(0.01, 2, 14)}),
-		networkDelay: g("network_delay_seconds", "From the trainer publishing the last network to the worker having it (worker; clocks of two machines)."),
+		networkDelay:    g("network_delay_seconds", "From the trainer publishing the last network to the worker having it (worker; clocks of two machines)."),
+		resignThreshold: g("resign_threshold", "The run-wide resignation threshold last published (trainer)."),
 	}
 	if reg != nil {
 		reg.MustRegister(m.publishedBatches, m.publishedParts, m.publishedBytes, m.publishRetries, m.publishDuplicates,
 			m.consumedBatches, m.consumedParts, m.consumedBytes, m.duplicates, m.redelivered, m.writeErrors, m.reconnects,
 			m.rejected, m.pending, m.ackPending, m.redeliveredNow, m.workerGames, m.workerSeen,
-			m.networksPublished, m.networkCacheHits, m.networkBytes, m.networkDownload, m.networkDelay)
+			m.networksPublished, m.networkCacheHits, m.networkBytes, m.networkDownload, m.networkDelay, m.resignThreshold)
 	}
 	return m
 }

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"os"
 	"sort"
 	"time"
@@ -37,6 +38,10 @@ type Trainer struct {
 	// AssembleTimeout drops a batch whose parts have not all come in this
 	// long (default 10 min): a worker gone mid-batch, or junk.
 	AssembleTimeout time.Duration
+	// Resign, if set before Receive, calibrates the run-wide resignation
+	// threshold from the records of every batch written (see resign.go).
+	Resign        *selfplay.ResignCalibrator
+	resignPublish float64 // the threshold last published (NaN: none)
 }
 
 // assembly is a batch being put together from its parts.
@@ -56,7 +61,8 @@ func NewTrainer(ctx context.Context, cfg Config, dir string, v rules.VariantID, 
 	if err != nil {
 		return nil, err
 	}
-	t := &Trainer{client: c, variant: v, assembling: map[string]*assembly{}, AssembleTimeout: 10 * time.Minute}
+	t := &Trainer{client: c, variant: v, assembling: map[string]*assembly{}, AssembleTimeout: 10 * time.Minute,
+		resignPublish: math.NaN()}
 	if t.run, err = transport.NewDir(dir); err == nil {
 		err = t.setup(ctx)
 	}
@@ -179,7 +185,7 @@ func (t *Trainer) receive(ctx context.Context, m jetstream.Msg) {
 func (t *Trainer) complete(ctx context.Context, a *assembly) {
 	b := transport.Batch{Name: a.first.batch, Samples: bytes.Join(a.files[kindSamples], nil),
 		Records: bytes.Join(a.files[kindGames], nil), Games: a.first.count}
-	reason, err := t.check(b, a.first.hash)
+	recs, reason, err := t.check(b, a.first.hash)
 	var dup bool
 	if err == nil {
 		if dup, err = t.write(b); errors.Is(err, errConflict) {
@@ -197,6 +203,7 @@ func (t *Trainer) complete(ctx context.Context, a *assembly) {
 		} else {
 			t.m.consumedBatches.Inc()
 			t.m.workerGames.WithLabelValues(a.first.worker).Add(float64(b.Games))
+			t.calibrate(ctx, recs)
 		}
 		t.m.workerSeen.WithLabelValues(a.first.worker).SetToCurrentTime()
 		for _, m := range a.msgs {
@@ -215,34 +222,35 @@ func (t *Trainer) complete(ctx context.Context, a *assembly) {
 	}
 }
 
-// check returns why b, said to hash to hash, is not a batch of this run.
-func (t *Trainer) check(b transport.Batch, hash string) (reason string, err error) {
+// check returns why b, said to hash to hash, is not a batch of this run,
+// or its records.
+func (t *Trainer) check(b transport.Batch, hash string) (recs []selfplay.Record, reason string, err error) {
 	if b.Hash() != hash {
-		return "hash", errors.New("content does not match its hash")
+		return nil, "hash", errors.New("content does not match its hash")
 	}
 	sr, err := encode.NewSampleReader(bytes.NewReader(b.Samples), b.Name)
 	if err != nil {
-		return "samples", err
+		return nil, "samples", err
 	}
 	if sr.Variant != t.variant {
-		return "variant", fmt.Errorf("%s samples, this run trains %s", sr.Variant, t.variant)
+		return nil, "variant", fmt.Errorf("%s samples, this run trains %s", sr.Variant, t.variant)
 	}
 	for {
 		var s encode.Sample
 		if err := sr.Next(&s); err == io.EOF {
 			break
 		} else if err != nil {
-			return "samples", err
+			return nil, "samples", err
 		}
 	}
-	recs, err := selfplay.DecodeRecords(bytes.NewReader(b.Records), b.Name)
+	recs, err = selfplay.DecodeRecords(bytes.NewReader(b.Records), b.Name)
 	if err != nil {
-		return "records", err
+		return nil, "records", err
 	}
 	if len(recs) != b.Games {
-		return "records", fmt.Errorf("%d records, the headers say %d games", len(recs), b.Games)
+		return nil, "records", fmt.Errorf("%d records, the headers say %d games", len(recs), b.Games)
 	}
-	return "", nil
+	return recs, "", nil
 }
 
 // errConflict is a batch whose name the run directory holds with other
