@@ -12,22 +12,48 @@ import (
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
 	"chuzero/checkpoints"
+	"chuzero/mcts"
 	"chuzero/rules"
+	"chuzero/selfplay"
 	"chuzero/selfplay/transport"
 )
 
-// BenchmarkStream publishes batches of real Sho games (made distinct by a
-// line of their own) from one worker to a trainer through a loopback
-// server with file storage, until the trainer has written them all;
-// messages/s and MB/s of file bytes end to end.
+// BenchmarkStream publishes batches from one worker to a trainer through
+// a loopback server with file storage, until the trainer has written
+// them all; messages/s, batches/s and MB/s of file bytes end to end.
+// Batches are made distinct by a line of their own. "1game" are the
+// tests' one-game batches of short games (4 playouts, 40 plies); "sho8"
+// are batches as a Sho run writes them by default: 8 games each, Sho's
+// default self-play settings (playouts, ply cap), random priors.
 func BenchmarkStream(b *testing.B) {
+	b.Run("1game", func(b *testing.B) { benchStream(b, batches(b, 9, 8)) })
+	b.Run("sho8", func(b *testing.B) { benchStream(b, defaultBatches(b, 9, 16)) })
+}
+
+// defaultBatches returns batches of games played with Sho's default
+// self-play config (8 games a batch) and random priors.
+func defaultBatches(b *testing.B, seed uint64, games int) []transport.Batch {
+	cfg := selfplay.DefaultConfig(rules.Sho)
+	cfg.Dir, cfg.Seed = b.TempDir(), seed
+	r, err := selfplay.New(cfg, mcts.Random{Seed: seed}, "random")
+	if err != nil {
+		b.Fatal(err)
+	}
+	var c capture
+	r.Publisher = &c
+	if err := r.Run(context.Background(), games); err != nil {
+		b.Fatal(err)
+	}
+	return c.batches
+}
+
+func benchStream(b *testing.B, base []transport.Batch) {
 	s := startServer(b, b.TempDir(), 0)
 	defer stopServer(s)
 	ctx := context.Background()
 	cfg := Config{URL: s.ClientURL(), Run: "bench"}
-	tdir := b.TempDir()
 	m := NewMetrics(nil)
-	tr, err := NewTrainer(ctx, cfg, tdir, rules.Sho, m, nil)
+	tr, err := NewTrainer(ctx, cfg, b.TempDir(), rules.Sho, m, nil)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -39,8 +65,7 @@ func BenchmarkStream(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer w.Close()
-	base := batches(b, 9, 8)
-	var bytes, parts int
+	var bytes, parts, games int
 	n := 0
 	start := time.Now()
 	for b.Loop() {
@@ -52,6 +77,7 @@ func BenchmarkStream(b *testing.B) {
 		}
 		bytes += len(bt.Samples) + len(bt.Records)
 		parts += len(tr.cfg.messages(bt, ""))
+		games += x.Games
 		n++
 	}
 	waitFor(b, "the trainer", func() bool { return testutil.ToFloat64(m.consumedBatches) >= float64(n) })
@@ -60,6 +86,7 @@ func BenchmarkStream(b *testing.B) {
 	b.ReportMetric(float64(n)/secs, "batches/s")
 	b.ReportMetric(float64(bytes)/secs/1e6, "MB/s")
 	b.ReportMetric(float64(bytes)/float64(n)/1e3, "kB/batch")
+	b.ReportMetric(float64(games)/float64(n), "games/batch")
 }
 
 // BenchmarkNetworkDelay: from the trainer starting to publish a 4 MB
