@@ -83,13 +83,40 @@ func newCache(inner Evaluator, capacity, history int) *Cache {
 // Evaluate implements Evaluator: hits are answered from the cache, misses
 // go to the inner evaluator in one call and are stored.
 func (c *Cache) Evaluate(ctx context.Context, reqs []*encode.Request) error {
+	return c.evaluate(ctx, reqs, c.inner, 0)
+}
+
+// With returns an evaluator that shares c's entries, and so its bound on
+// memory, under a key space of its own (salt) and asks inner on a miss.
+// A process that switches networks gives each network its own salt: the
+// entries of an old network stop being asked for and age out by the
+// clock, however many networks games in flight still use.
+func (c *Cache) With(inner Evaluator, salt uint64) Evaluator {
+	return &saltedCache{c: c, inner: inner, salt: mix(salt + rules.Golden)}
+}
+
+// saltedCache is an evaluator of Cache.With.
+type saltedCache struct {
+	c     *Cache
+	inner Evaluator
+	salt  uint64
+}
+
+// Evaluate implements Evaluator.
+func (s *saltedCache) Evaluate(ctx context.Context, reqs []*encode.Request) error {
+	return s.c.evaluate(ctx, reqs, s.inner, s.salt)
+}
+
+// evaluate answers reqs from the entries of key space salt, asking inner
+// about the rest in one call.
+func (c *Cache) evaluate(ctx context.Context, reqs []*encode.Request, inner Evaluator, salt uint64) error {
 	mp, _ := c.pool.Get().(*[]*encode.Request)
 	if mp == nil {
 		mp = new([]*encode.Request)
 	}
 	misses := (*mp)[:0]
 	for _, r := range reqs {
-		if c.lookup(c.key(r), r) {
+		if c.lookup(c.key(r)^salt, r) {
 			c.counts.Hits.Add(1)
 			continue
 		}
@@ -98,9 +125,9 @@ func (c *Cache) Evaluate(ctx context.Context, reqs []*encode.Request) error {
 	}
 	var err error
 	if len(misses) > 0 {
-		if err = c.inner.Evaluate(ctx, misses); err == nil {
+		if err = inner.Evaluate(ctx, misses); err == nil {
 			for _, r := range misses {
-				c.store(c.key(r), r)
+				c.store(c.key(r)^salt, r)
 			}
 		}
 	}

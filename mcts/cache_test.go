@@ -99,3 +99,30 @@ func TestSpecCacheHits(t *testing.T) {
 		t.Errorf("the hit answered %v, the evaluation %v", b.WDL, a.WDL)
 	}
 }
+
+// TestCacheWith: evaluators made by With share the cache's entries and
+// counts but not their answers: each salt is a key space of its own.
+func TestCacheWith(t *testing.T) {
+	spec := encode.MustSpec(rules.Sho, encode.DefaultOptions())
+	c := NewSpecCache(Uniform{}, 1000, spec)
+	a, b := c.With(Random{Seed: 1}, 1), c.With(Random{Seed: 2}, 2)
+	g := game(t, rules.Sho, "")
+	ask := func(e Evaluator) [3]float32 {
+		req := &encode.Request{}
+		req.Set(g, g.LegalMoves())
+		if err := e.Evaluate(context.Background(), []*encode.Request{req}); err != nil {
+			t.Fatal(err)
+		}
+		return req.WDL
+	}
+	wa, wb := ask(a), ask(b)
+	if wa == wb {
+		t.Fatal("two salts share an answer")
+	}
+	if again := ask(a); again != wa {
+		t.Error("a salted evaluator does not answer from its own entries")
+	}
+	if h, m := c.Counts(); h != 1 || m != 2 {
+		t.Errorf("hits %d, misses %d; want 1, 2", h, m)
+	}
+}

@@ -24,6 +24,11 @@ type selfPlayer struct {
 	metrics *Metrics
 	log     *slog.Logger
 	step    int64 // network step in use, -1 for the uniform evaluator
+	// cache is shared by every network this self-player uses, each in a
+	// key space of its own (nets counts them): its memory stays bounded
+	// however many networks the games in flight still play with.
+	cache *mcts.Cache
+	nets  uint64
 }
 
 // newSelfPlayer starts with net (nil: the uniform evaluator until a
@@ -72,9 +77,11 @@ func (s *selfPlayer) evaluator(net *model.Net) mcts.Evaluator {
 	if s.cfg.Self.Cache <= 0 {
 		return v
 	}
-	// Keyed on exactly what this network reads; the counts outlive the
-	// cache, which goes with the network it serves.
-	return mcts.NewSpecCache(v, s.cfg.Self.Cache, net.Spec).CountInto(&s.metrics.cacheCounts)
+	if s.cache == nil { // keyed on exactly what the run's networks read
+		s.cache = mcts.NewSpecCache(v, s.cfg.Self.Cache, net.Spec).CountInto(&s.metrics.cacheCounts)
+	}
+	s.nets++
+	return s.cache.With(v, s.nets)
 }
 
 // use makes new games play with net (from checkpoint name at step).
