@@ -1,8 +1,11 @@
 // Package checkpoints stores networks: named float32 tensors with their
 // shapes, and metadata (variant, rules, encode spec, architecture, training
 // step, parent, samples seen, creation time, optimizer), in a versioned
-// file with a SHA-256 trailer, written atomically. It uses the standard
-// library only; the model package converts its weights to and from it.
+// file with a SHA-256 trailer, written atomically (encode.Atomic); the
+// model package converts its weights to and from it. Store is a run's
+// checkpoint directory, and Run the layout of a whole run directory, which
+// every package asks for paths, with the checkpoints pinned against
+// pruning (best.json and best.ckpt, anchors/first.ckpt and previous.ckpt).
 //
 //	c := &checkpoints.Checkpoint{Meta: meta, Tensors: tensors}
 //	err := checkpoints.WriteFile("run/checkpoints/step-000100.ckpt", c)

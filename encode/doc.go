@@ -1,7 +1,9 @@
 // Package encode is the tensor contract between the rules and the network:
 // input planes, the policy index of every move, left-right mirroring, and
 // the versioned training-sample format. It uses plain []float32 and does not
-// import Gorgonia.
+// import Gorgonia. It also holds the one atomic-file writer of the project
+// (Atomic, WriteAtomic: temporary file, fsync, mode 0644, rename, directory
+// fsync) and Duration, the duration type of config files.
 //
 // # Usage
 //
