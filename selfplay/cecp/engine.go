@@ -180,30 +180,8 @@ func (e *Engine) send(format string, args ...any) {
 // for further reads), else at in's next line or its end.
 func (e *Engine) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 	e.out = bufio.NewWriter(out)
-	lines := make(chan string)
-	readErr := make(chan error, 1)
-	served := make(chan struct{}) // closed when Serve returns
-	go func() {
-		sc := bufio.NewScanner(in)
-		sc.Buffer(make([]byte, 64<<10), 1<<20)
-		for sc.Scan() {
-			select {
-			case lines <- sc.Text():
-			case <-served:
-				return
-			}
-		}
-		readErr <- sc.Err()
-		close(lines)
-	}()
-	defer func() {
-		close(served)
-		// a reader blocked on in ends now where in can say so (a pipe,
-		// a socket), else at in's next line or end
-		if d, ok := in.(interface{ SetReadDeadline(time.Time) error }); ok {
-			d.SetReadDeadline(time.Now())
-		}
-	}()
+	lines, readErr, stopReading := ReadLines(in)
+	defer stopReading()
 	defer e.stopThinking(true)
 	for {
 		var done chan thinkResult
@@ -225,6 +203,41 @@ func (e *Engine) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 			}
 		}
 	}
+}
+
+// ReadLines reads in line by line on a goroutine of its own: lines is
+// closed at in's end, after which readErr holds the read error (nil at
+// EOF). stop ends the reader: at once if in has a read deadline (an
+// *os.File on a pipe or a socket: stop sets the deadline to now, leaving in
+// unusable for further reads), else at in's next line or its end. Lines
+// are capped at 1 MiB.
+func ReadLines(in io.Reader) (lines <-chan string, readErr <-chan error, stop func()) {
+	ch := make(chan string)
+	errc := make(chan error, 1)
+	served := make(chan struct{})
+	go func() {
+		sc := bufio.NewScanner(in)
+		sc.Buffer(make([]byte, 64<<10), 1<<20)
+		for sc.Scan() {
+			select {
+			case ch <- sc.Text():
+			case <-served:
+				return
+			}
+		}
+		errc <- sc.Err()
+		close(ch)
+	}()
+	var once sync.Once
+	stop = func() {
+		once.Do(func() {
+			close(served)
+			if d, ok := in.(interface{ SetReadDeadline(time.Time) error }); ok {
+				d.SetReadDeadline(time.Now())
+			}
+		})
+	}
+	return ch, errc, stop
 }
 
 // offers reports whether the engine plays v.

@@ -99,7 +99,7 @@ func (e *Engine) finishThinking(r thinkResult) {
 		m = moves[0]
 	}
 	if r.res != nil && !e.allowEnPrise {
-		m = e.safeMove(r.res, m)
+		m = SafeMove(e.game, r.res, m)
 	}
 	text := e.game.Position().MoveString(m)
 	if e.post && r.res != nil {
@@ -116,18 +116,18 @@ func (e *Engine) finishThinking(r thinkResult) {
 	}
 }
 
-// safeMove returns the search's choice unless it leaves one of the
-// mover's royals attacked while another move does not: then the most
+// SafeMove returns the search's choice best in g unless it leaves one of
+// the mover's royals attacked while another move does not: then the most
 // visited of those. Chu has no rule against it (the King is simply
 // taken), but XBoard, testing legality, forfeits such a move, and it is a
 // blunder anyway. Variants with a check rule already forbid it.
-func (e *Engine) safeMove(res *mcts.Result, best rules.Move) rules.Move {
-	if e.rules.Variant().CheckRule != rules.NoCheck || !e.exposes(best) {
+func SafeMove(g *rules.Game, res *mcts.Result, best rules.Move) rules.Move {
+	if g.Rules().Variant().CheckRule != rules.NoCheck || !exposes(g, best) {
 		return best
 	}
 	pick, visits := best, int32(-1)
 	for i, m := range res.Moves {
-		if res.Visits[i] > visits && !e.exposes(m) {
+		if res.Visits[i] > visits && !exposes(g, m) {
 			pick, visits = m, res.Visits[i]
 		}
 	}
@@ -135,8 +135,8 @@ func (e *Engine) safeMove(res *mcts.Result, best rules.Move) rules.Move {
 }
 
 // exposes reports whether m leaves a royal of the mover attacked.
-func (e *Engine) exposes(m rules.Move) bool {
-	pos := *e.game.Position()
+func exposes(g *rules.Game, m rules.Move) bool {
+	pos := *g.Position()
 	me := pos.SideToMove()
 	pos.Make(m)
 	var buf [4]rules.Square

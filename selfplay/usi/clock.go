@@ -1,0 +1,107 @@
+package usi
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"chuzero/rules"
+)
+
+// limits are the arguments of "go".
+type limits struct {
+	time     [2]time.Duration // remaining: btime (Sente), wtime (Gote)
+	inc      [2]time.Duration // binc, winc
+	byoyomi  time.Duration
+	movetime time.Duration
+	nodes    int
+	clock    bool // btime or wtime given
+	infinite bool
+	ponder   bool
+}
+
+// parseGo reads the arguments of "go".
+func parseGo(arg string) (limits, error) {
+	var l limits
+	f := strings.Fields(arg)
+	for i := 0; i < len(f); i++ {
+		key := f[i]
+		switch key {
+		case "infinite":
+			l.infinite = true
+			continue
+		case "ponder":
+			l.ponder = true
+			continue
+		case "mate": // "go mate N": searched as infinite
+			l.infinite = true
+			if i+1 < len(f) {
+				i++
+			}
+			continue
+		}
+		if i+1 >= len(f) {
+			return l, fmt.Errorf("go: %s without a value", clip(key))
+		}
+		i++
+		n, err := strconv.ParseInt(f[i], 10, 64)
+		if err != nil || n < -1<<40 || n > 1<<40 {
+			return l, fmt.Errorf("go: bad %s %q", clip(key), clip(f[i]))
+		}
+		ms := time.Duration(max(n, 0)) * time.Millisecond
+		switch key {
+		case "btime", "wtime":
+			l.time[b2i(key == "wtime")] = ms
+			l.clock = true
+		case "binc", "winc":
+			l.inc[b2i(key == "winc")] = ms
+		case "byoyomi":
+			l.byoyomi = ms
+		case "movetime":
+			l.movetime = ms
+		case "nodes":
+			l.nodes = int(max(n, 1))
+		default:
+			return l, fmt.Errorf("go: unknown argument %s", clip(key))
+		}
+	}
+	return l, nil
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// Time management. A move gets a share of the remaining time, 1/movesToGo
+// of it, plus 90% of the increment or byoyomi, but never more than what
+// is left on the clock (the remaining time, plus the byoyomi) less a
+// safety margin of 100 ms, a tenth of the byoyomi or increment and a
+// fiftieth of the remaining time, for the transport and the last chunk
+// of search past the deadline. The floor is minThink.
+const (
+	movesToGo  = 40
+	baseMargin = 100 * time.Millisecond
+	minThink   = 20 * time.Millisecond
+)
+
+// thinkTime returns the time to search for side to move, or 0 for no
+// time bound (nodes, the configured simulations, or infinite).
+func (l limits) thinkTime(side rules.Color, fallback time.Duration) time.Duration {
+	switch {
+	case l.infinite || l.ponder:
+		return 0
+	case l.movetime > 0:
+		return max(l.movetime-min(baseMargin, l.movetime/10), minThink)
+	case l.clock || l.byoyomi > 0:
+		s := b2i(side == rules.Gote)
+		left, inc := l.time[s], l.inc[s]
+		share := left/movesToGo + (inc+l.byoyomi)*9/10
+		margin := baseMargin + (inc+l.byoyomi)/10 + left/50
+		return max(min(share, left+l.byoyomi-margin), minThink)
+	}
+	return fallback
+}
