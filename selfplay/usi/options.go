@@ -99,6 +99,11 @@ func (e *Engine) setOption(arg string) {
 
 // setRulesOption sets a rules option that some variant offered has.
 func (e *Engine) setRulesOption(name, value string) {
+	if strings.EqualFold(name, "MaxPlies") && value == "0" { // the variant's own
+		delete(e.options, name)
+		e.rules = nil
+		return
+	}
 	known := false
 	for _, v := range e.variants {
 		c := rules.DefaultConfig(v)
@@ -110,11 +115,7 @@ func (e *Engine) setRulesOption(name, value string) {
 		e.sendError("setoption: unknown option or value: %s = %s", clip(name), clip(value))
 		return
 	}
-	if strings.EqualFold(name, "MaxPlies") && value == "0" {
-		delete(e.options, name)
-	} else {
-		e.options[name] = value
-	}
+	e.options[name] = value
 	e.rules = nil
 }
 

@@ -1,0 +1,132 @@
+package usi
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"chuzero/mcts"
+	"chuzero/rules"
+)
+
+// selfPlay plays a game of v between two engines over USI, as the
+// Lishogi-Bot bridge drives one: "position startpos moves ..." and a go
+// line with each side's clock, which the test keeps as lishogi does (time
+// used is taken off; byoyomi is per move; an increment is added after the
+// move). It fails if a move comes late, and returns the game.
+func selfPlay(t *testing.T, v rules.VariantID, options []string, main, inc, byoyomi time.Duration, plies int, ponder bool) *rules.Game {
+	t.Helper()
+	cfg := rules.DefaultConfig(v)
+	for _, o := range options {
+		name, value, _ := strings.Cut(o, "=")
+		if err := cfg.Set(name, value); err != nil {
+			t.Fatal(err)
+		}
+	}
+	g := rules.NewGame(rules.MustNew(cfg).StartPosition())
+	var engines [2]*session
+	for i := range engines {
+		s := newSession(t, Config{Budget: mcts.Budget{Simulations: 16}})
+		s.send("usi")
+		s.expect("usiok")
+		s.send("setoption name USI_Variant value "+variantNames[v], "setoption name Simulations value 0")
+		for _, o := range options {
+			name, value, _ := strings.Cut(o, "=")
+			s.send("setoption name " + name + " value " + value)
+		}
+		s.send("usinewgame")
+		if out := s.sync(); len(out) > 0 {
+			t.Fatalf("setup: %q", out)
+		}
+		engines[i] = s
+	}
+	clock := [2]time.Duration{main, main}
+	var moves []string
+	var expected [2]string // each engine's ponder move
+	hits := 0
+	for ply := 0; ply < plies && !g.Result().Over(); ply++ {
+		side := ply % 2
+		s := engines[side]
+		pos := "position startpos"
+		if len(moves) > 0 {
+			pos += " moves " + strings.Join(moves, " ")
+		}
+		goLine := fmt.Sprintf("go btime %d wtime %d", clock[0].Milliseconds(), clock[1].Milliseconds())
+		if inc > 0 {
+			goLine += fmt.Sprintf(" binc %d winc %d", inc.Milliseconds(), inc.Milliseconds())
+		} else {
+			goLine += fmt.Sprintf(" byoyomi %d", byoyomi.Milliseconds())
+		}
+		start := time.Now()
+		switch {
+		case ponder && expected[side] != "" && len(moves) > 0 && expected[side] == moves[len(moves)-1]:
+			s.send("ponderhit")
+			hits++
+		case ponder && expected[side] != "":
+			s.send("stop")
+			s.expect("bestmove ") // the ponder search's, dropped
+			start = time.Now()
+			s.send(pos, goLine)
+		default:
+			s.send(pos, goLine)
+		}
+		line, _ := s.expect("bestmove ")
+		used := time.Since(start)
+		if used > clock[side]+byoyomi {
+			t.Fatalf("ply %d: %v used of %v + byoyomi %v (%s)", ply, used, clock[side], byoyomi, goLine)
+		}
+		clock[side] = max(clock[side]-used, 0) + inc
+		f := strings.Fields(line)
+		if f[1] == "resign" {
+			t.Fatalf("ply %d: resigned in a game not over", ply)
+		}
+		playUSI(t, g, f[1])
+		moves = append(moves, f[1])
+		expected[side] = ""
+		if ponder && len(f) == 4 && !g.Result().Over() {
+			expected[side] = f[3]
+			s.send("position startpos moves "+strings.Join(moves, " ")+" "+f[3], "go ponder"+strings.TrimPrefix(goLine, "go"))
+		}
+	}
+	for _, s := range engines {
+		s.send("gameover draw", "quit")
+	}
+	t.Logf("%d plies, %d ponder hits: %s", g.Len(), hits, g.Result())
+	return g
+}
+
+// A full game of Sho (ended by a ply limit) at 200 ms byoyomi, pondering.
+func TestSelfPlayGame(t *testing.T) {
+	g := selfPlay(t, rules.Sho, []string{"MaxPlies=40"}, 0, 0, 200*time.Millisecond, 1000, true)
+	if !g.Result().Over() {
+		t.Fatalf("the game did not end: %d plies, %s", g.Len(), g.Result())
+	}
+}
+
+// Chu at 1 s byoyomi (and 2 s of main time): every move comes in time.
+func TestByoyomiInTime(t *testing.T) {
+	if testing.Short() {
+		t.Skip("10 s of clock")
+	}
+	selfPlay(t, rules.Chu, nil, 2*time.Second, 0, time.Second, 8, false)
+}
+
+// A Fischer clock, 1 s plus 100 ms a move: the clock never runs out.
+func TestFischerInTime(t *testing.T) {
+	if testing.Short() {
+		t.Skip("clock")
+	}
+	selfPlay(t, rules.Chu, nil, time.Second, 100*time.Millisecond, 0, 16, false)
+}
+
+// go infinite reports info lines until stop, then bestmove.
+func TestInfiniteStop(t *testing.T) {
+	s := newSession(t, Config{})
+	s.send("position startpos", "go infinite")
+	s.expect("info depth ") // the first second's line: the search goes on
+	s.send("stop")
+	line, _ := s.expect("bestmove ")
+	g := rules.NewGame(rules.MustNew(rules.DefaultConfig(rules.Chu)).StartPosition())
+	playUSI(t, g, strings.Fields(line)[1])
+}
