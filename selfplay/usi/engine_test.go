@@ -206,13 +206,13 @@ func TestThinkTime(t *testing.T) {
 		side   rules.Color
 		want   time.Duration
 	}{
-		{"btime 0 wtime 0 byoyomi 1000", rules.Sente, 800 * ms},                // 900 capped at 1000 - 200
-		{"btime 60000 wtime 0 byoyomi 10000", rules.Sente, 10500 * ms},         // 1500 + 9000
-		{"btime 60000 wtime 2000 binc 1000 winc 1000", rules.Gote, 950 * ms},   // 50 + 900
-		{"btime 60000 wtime 300 binc 0 winc 0", rules.Gote, 20 * ms},           // the floor
-		{"btime 60000 wtime 60000", rules.Sente, 1500 * ms},                    // a 40th
-		{"movetime 2000", rules.Sente, 1900 * ms},                              //
-		{"movetime 50", rules.Sente, 45 * ms},                                  //
+		{"btime 0 wtime 0 byoyomi 1000", rules.Sente, 800 * ms},              // 900 capped at 1000 - 200
+		{"btime 60000 wtime 0 byoyomi 10000", rules.Sente, 10500 * ms},       // 1500 + 9000
+		{"btime 60000 wtime 2000 binc 1000 winc 1000", rules.Gote, 950 * ms}, // 50 + 900
+		{"btime 60000 wtime 300 binc 0 winc 0", rules.Gote, 20 * ms},         // the floor
+		{"btime 60000 wtime 60000", rules.Sente, 1500 * ms},                  // a 40th
+		{"movetime 2000", rules.Sente, 1900 * ms},                            //
+		{"movetime 50", rules.Sente, 45 * ms},                                //
 		{"infinite", rules.Sente, 0}, {"nodes 30", rules.Sente, 0}, {"", rules.Gote, 0},
 	} {
 		l, err := parseGo(c.goArgs)
