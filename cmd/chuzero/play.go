@@ -14,10 +14,11 @@ import (
 )
 
 func init() {
-	register(command{name: "play", summary: "play: an XBoard (CECP) engine, or a game in the terminal", run: runPlay})
+	register(command{name: "play", summary: "play: a USI (lishogi) or XBoard (CECP) engine, or a game in the terminal", run: runPlay})
 }
 
-// runPlay implements "chuzero play": the CECP engine on stdin/stdout (for
+// runPlay implements "chuzero play": the USI or CECP engine on
+// stdin/stdout (the protocol of the first command, or -protocol; for
 // XBoard: xboard -fcp "chuzero play -run DIR"), or, on a terminal or with
 // -human, a game against a person.
 func runPlay(args []string, stdout, stderr io.Writer) int {
@@ -34,21 +35,28 @@ func runPlay(args []string, stdout, stderr io.Writer) int {
 		return fail(err)
 	}
 	defer closeLog()
-	eng, closeNets, err := newPlayEngine(&o, log, stderr)
+	if o.protocol != "auto" && o.protocol != "usi" && o.protocol != "cecp" {
+		return fail(fmt.Errorf("-protocol %q: want auto, usi or cecp", o.protocol))
+	}
+	cfg, closeNets, err := newPlayConfig(&o, log, stderr)
 	if err != nil {
 		return fail(err)
 	}
 	defer closeNets()
 	ctx, stop := signalContext(0)
 	defer stop()
-	if o.human || isTerminal(os.Stdin) {
-		c, err := parseSide(o.side)
+	if o.human || (o.protocol == "auto" && isTerminal(os.Stdin)) {
+		var c rules.Color
+		var eng *cecp.Engine
+		if c, err = parseSide(o.side); err == nil {
+			eng, err = cecp.New(cfg)
+		}
 		if err != nil {
 			return fail(err)
 		}
 		err = eng.Human(ctx, os.Stdin, stdout, c)
 	} else {
-		err = eng.Serve(ctx, os.Stdin, stdout)
+		err = servePlay(ctx, o.protocol, cfg, os.Stdin, stdout)
 	}
 	if err != nil && ctx.Err() == nil {
 		return fail(err)
@@ -56,18 +64,18 @@ func runPlay(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// newPlayEngine builds the engine of o: on the run's checkpoint, or
-// with uniform priors when there is none. The function it returns stops
-// the network's batcher.
-func newPlayEngine(o *playOptions, log *slog.Logger, stderr io.Writer) (*cecp.Engine, func(), error) {
+// newPlayConfig returns the engine configuration of o: on the run's
+// checkpoint, or with uniform priors when there is none. The function it
+// returns stops the network's batcher.
+func newPlayConfig(o *playOptions, log *slog.Logger, stderr io.Writer) (cecp.Config, func(), error) {
 	budget := mcts.Budget{Simulations: o.sims, Time: o.movetime}
 	if err := budget.Validate(); err != nil {
-		return nil, nil, err
+		return cecp.Config{}, nil, err
 	}
 	cfg := cecp.Config{Budget: budget, Seed: o.seed, Log: log, Rules: o.rules, Name: o.name}
 	nets, err := openPlayNetworks(o, stderr)
 	if err != nil {
-		return nil, nil, err
+		return cecp.Config{}, nil, err
 	}
 	closeNets := func() {}
 	if nets != nil {
@@ -76,15 +84,14 @@ func newPlayEngine(o *playOptions, log *slog.Logger, stderr io.Writer) (*cecp.En
 	} else {
 		err = withoutNetwork(&cfg, o)
 	}
-	var eng *cecp.Engine
-	if err == nil {
-		eng, err = cecp.New(cfg)
+	if err == nil { // the configuration's errors, before a protocol starts
+		_, err = cecp.New(cfg)
 	}
 	if err != nil {
 		closeNets()
-		return nil, nil, err
+		return cecp.Config{}, nil, err
 	}
-	return eng, closeNets, nil
+	return cfg, closeNets, nil
 }
 
 // openPlayNetworks opens the run's networks, or returns nil with

@@ -186,6 +186,7 @@ func TestPlayErrors(t *testing.T) {
 		{[]string{"play", "-run", t.TempDir()}, "has no checkpoints"},
 		{[]string{"play", "-checkpoint", "none", "-sims", "0"}, "needs simulations or a time"},
 		{[]string{"play", "-checkpoint", "none", "-human", "-side", "left"}, "-side"},
+		{[]string{"play", "-checkpoint", "none", "-protocol", "uci"}, "-protocol"},
 	} {
 		var out, errb bytes.Buffer
 		if code := run(tc.args, &out, &errb); code == 0 || !strings.Contains(errb.String(), tc.want) {

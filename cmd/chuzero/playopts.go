@@ -21,13 +21,14 @@ type playOptions struct {
 	side                  string // with -human: sente or gote
 	threads               int
 	logFile, name         string
+	protocol              string // auto, usi or cecp
 	seed                  uint64
 }
 
 // parsePlayFlags parses the arguments of "chuzero play". It returns done
 // with the exit status when the command should stop (help or a flag error).
 func parsePlayFlags(args []string, stderr io.Writer) (o playOptions, code int, done bool) {
-	fs := newFlagSet("play", "play [-run DIR] [-checkpoint latest|NAME|STEP|FILE|none] [-sims N] [-movetime D] [-human [-side sente|gote]]", stderr)
+	fs := newFlagSet("play", "play [-run DIR] [-checkpoint latest|NAME|STEP|FILE|none] [-sims N] [-movetime D] [-protocol auto|usi|cecp] [-human [-side sente|gote]]", stderr)
 	fs.StringVar(&o.runDir, "run", "", "run directory whose checkpoint to play (default runs/<variant>)")
 	fs.StringVar(&o.ckpt, "checkpoint", "latest", "checkpoint: latest, a name, a step, a file, or none (tree search with uniform priors)")
 	fs.StringVar(&o.variant, "variant", "", "game for -human, and the only one offered with no network (default: the network's, else chu)")
@@ -40,6 +41,7 @@ func parsePlayFlags(args []string, stderr io.Writer) (o playOptions, code int, d
 	fs.StringVar(&o.logFile, "log-file", "", "write diagnostics here (the GUI owns standard output)")
 	fs.StringVar(&o.name, "name", "", "engine name shown by the GUI (default chuzero <checkpoint>)")
 	fs.Uint64Var(&o.seed, "seed", 1, "search seed")
+	fs.StringVar(&o.protocol, "protocol", "auto", "engine protocol: usi (lishogi, shogi GUIs), cecp (XBoard), or auto: usi if the first command is \"usi\", else cecp")
 	code, done = parseFlags(fs, args)
 	return o, code, done
 }
