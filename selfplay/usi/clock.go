@@ -16,6 +16,7 @@ type limits struct {
 	byoyomi  time.Duration
 	movetime time.Duration
 	nodes    int
+	depth    int
 	clock    bool // btime or wtime given
 	infinite bool
 	ponder   bool
@@ -62,6 +63,8 @@ func parseGo(arg string) (limits, error) {
 			l.movetime = ms
 		case "nodes":
 			l.nodes = int(max(n, 1))
+		case "depth": // tree search has no depth: 100 playouts a ply
+			l.depth = int(min(max(n, 1), 1<<20))
 		default:
 			return l, fmt.Errorf("go: unknown argument %s", clip(key))
 		}
@@ -79,28 +82,29 @@ func b2i(b bool) int {
 // Time management. A move gets a share of the remaining time, 1/movesToGo
 // of it, plus 90% of the increment or byoyomi, but never more than what
 // is left on the clock (the remaining time, plus the byoyomi) less a
-// safety margin of 100 ms, a tenth of the byoyomi or increment and a
-// fiftieth of the remaining time, for the transport and the last chunk
-// of search past the deadline. The floor is minThink.
+// safety margin of the option Move Overhead (default 100 ms), a tenth of
+// the byoyomi or increment and a fiftieth of the remaining time, for the
+// transport and the last chunk of search past the deadline. The floor is
+// minThink. A movetime is kept less its tenth, or the overhead if less.
 const (
-	movesToGo  = 40
-	baseMargin = 100 * time.Millisecond
-	minThink   = 20 * time.Millisecond
+	movesToGo       = 40
+	defaultOverhead = 100 * time.Millisecond
+	minThink        = 20 * time.Millisecond
 )
 
 // thinkTime returns the time to search for side to move, or 0 for no
 // time bound (nodes, the configured simulations, or infinite).
-func (l limits) thinkTime(side rules.Color, fallback time.Duration) time.Duration {
+func (l limits) thinkTime(side rules.Color, overhead, fallback time.Duration) time.Duration {
 	switch {
 	case l.infinite || l.ponder:
 		return 0
 	case l.movetime > 0:
-		return max(l.movetime-min(baseMargin, l.movetime/10), minThink)
+		return max(l.movetime-min(overhead, l.movetime/10), minThink)
 	case l.clock || l.byoyomi > 0:
 		s := b2i(side == rules.Gote)
 		left, inc := l.time[s], l.inc[s]
 		share := left/movesToGo + (inc+l.byoyomi)*9/10
-		margin := baseMargin + (inc+l.byoyomi)/10 + left/50
+		margin := overhead + (inc+l.byoyomi)/10 + left/50
 		return max(min(share, left+l.byoyomi-margin), minThink)
 	}
 	return fallback

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"strings"
 	"sync"
+	"time"
 
 	"chuzero/mcts"
 	"chuzero/rules"
@@ -39,6 +40,7 @@ type Engine struct {
 	player       *arena.SearchPlayer
 	hashMB       int
 	threads      int
+	overhead     time.Duration // Move Overhead
 	allowEnPrise bool
 
 	thinking *thought
@@ -62,7 +64,7 @@ func New(cfg Config) (*Engine, error) {
 	if err := cfg.Budget.Validate(); err != nil {
 		return nil, err
 	}
-	e := &Engine{cfg: cfg, options: map[string]string{}, hashMB: defaultHashMB, threads: 1}
+	e := &Engine{cfg: cfg, options: map[string]string{}, hashMB: defaultHashMB, threads: 1, overhead: defaultOverhead}
 	if cfg.Search != nil {
 		e.search = *cfg.Search
 	} else {

@@ -20,7 +20,7 @@ func TestHandshake(t *testing.T) {
 	all := strings.Join(lines, "\n")
 	for _, want := range []string{"id name chuzero test", "id author ",
 		"option name USI_Variant type combo default chushogi var chushogi var shoshogi var heiandaishogi",
-		"option name USI_Hash type spin default 1024 min 1", "option name Threads type spin", "option name Simulations type spin default 16",
+		"option name USI_Hash type spin default 1024 min 1", "option name Threads type spin", "option name Move Overhead type spin default 100", "option name Simulations type spin default 16",
 		"option name PromotionRule type combo default JCSA var JCSA var Hodges", "option name MaxPlies type spin"} {
 		if !strings.Contains(all, want) {
 			t.Errorf("usi answer lacks %q:\n%s", want, all)
@@ -32,11 +32,12 @@ func TestHandshake(t *testing.T) {
 		}
 	}
 	s.send("setoption name USI_Variant value shoshogi", "setoption name USI_Hash value 64", "setoption name Threads value 2",
-		"setoption name Simulations value 24", "setoption name USI_Ponder value true", "setoption name MaxPlies value 300", "usinewgame")
+		"setoption name Simulations value 24", "setoption name USI_Ponder value true", "setoption name MaxPlies value 300",
+		"setoption name Hash value 256", "setoption name Move Overhead value 300", "usinewgame")
 	if extra := s.sync(); len(extra) > 0 {
 		t.Errorf("setoption answered %q", extra)
 	}
-	s.send("position startpos")
+	s.send("position startpos moves ") // as the Lishogi-Bot bridge sends it
 	move, _, info := s.bestmove("go")
 	g := rules.NewGame(rules.MustNew(rules.DefaultConfig(rules.Sho)).StartPosition())
 	playUSI(t, g, move)
@@ -132,7 +133,7 @@ func TestBadInput(t *testing.T) {
 		t.Errorf("go without a position: %s after %q", move, info)
 	}
 	s.send("position startpos")
-	for _, bad := range []string{"go btime", "go wtime abc", "go movetime 99999999999999999999", "go frob 3", "go nodes -3 depth 2"} {
+	for _, bad := range []string{"go btime", "go wtime abc", "go movetime 99999999999999999999", "go frob 3", "go nodes -3 depth"} {
 		move, _, info := s.bestmove(bad)
 		if move == "resign" || !strings.HasPrefix(info[0], "info string error ") {
 			t.Errorf("%q: %s after %q", bad, move, info)
@@ -213,13 +214,14 @@ func TestThinkTime(t *testing.T) {
 		{"btime 60000 wtime 60000", rules.Sente, 1500 * ms},                  // a 40th
 		{"movetime 2000", rules.Sente, 1900 * ms},                            //
 		{"movetime 50", rules.Sente, 45 * ms},                                //
+		{"byoyomi 10000", rules.Sente, 8900 * ms}, // 10000 - 1100
 		{"infinite", rules.Sente, 0}, {"nodes 30", rules.Sente, 0}, {"", rules.Gote, 0},
 	} {
 		l, err := parseGo(c.goArgs)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := l.thinkTime(c.side, 0); got != c.want {
+		if got := l.thinkTime(c.side, defaultOverhead, 0); got != c.want {
 			t.Errorf("go %s (%v): %v, want %v", c.goArgs, c.side, got, c.want)
 		}
 	}

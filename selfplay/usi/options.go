@@ -3,6 +3,7 @@ package usi
 import (
 	"strconv"
 	"strings"
+	"time"
 
 	"chuzero/rules"
 )
@@ -18,6 +19,7 @@ func (e *Engine) identify() {
 	e.send("option name USI_Variant type combo default %s %s", variantNames[e.variant], strings.Join(names, " "))
 	e.send("option name USI_Hash type spin default %d min 1 max 1048576", e.hashMB)
 	e.send("option name USI_Ponder type check default false")
+	e.send("option name Move Overhead type spin default %d min 0 max 60000", e.overhead.Milliseconds())
 	e.send("option name Threads type spin default %d min 1 max 1024", e.threads)
 	e.send("option name Simulations type spin default %d min 0 max 100000000", e.cfg.Budget.Simulations)
 	e.send("option name AvoidRoyalEnPrise type check default %t", !e.allowEnPrise)
@@ -67,10 +69,18 @@ func (e *Engine) setOption(arg string) {
 				e.sendError("%v", err)
 			}
 		}
-	case "usi_hash":
+	case "usi_hash", "hash": // Hash: the Lishogi-Bot bridge's example config
+
 		if !setInt(&e.hashMB, value, 1) {
 			bad()
 		}
+	case "move overhead":
+		ms := 0
+		if !setInt(&ms, value, 0) || ms > 60000 {
+			bad()
+			return
+		}
+		e.overhead = time.Duration(ms) * time.Millisecond
 	case "threads":
 		if !setInt(&e.threads, value, 1) {
 			bad()

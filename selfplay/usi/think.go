@@ -61,7 +61,7 @@ func (e *Engine) goCommand(ctx context.Context, arg string) {
 // startThinking searches e.game on a goroutine of its own within l.
 func (e *Engine) startThinking(ctx context.Context, l limits) {
 	g := e.game
-	think := l.thinkTime(g.Position().SideToMove(), e.cfg.Budget.Time)
+	think := l.thinkTime(g.Position().SideToMove(), e.overhead, e.cfg.Budget.Time)
 	sims := e.cfg.Budget.Simulations
 	endless := l.infinite || l.ponder
 	switch {
@@ -69,6 +69,8 @@ func (e *Engine) startThinking(ctx context.Context, l limits) {
 		sims = 0
 	case l.nodes > 0:
 		sims = l.nodes
+	case l.depth > 0 && (sims == 0 || 100*l.depth < sims):
+		sims = 100 * l.depth
 	case think == 0 && sims == 0:
 		sims = 400
 	}
