@@ -167,9 +167,11 @@ func (e *Engine) newPlayer() error {
 
 // send writes one line to the GUI.
 func (e *Engine) send(format string, args ...any) {
+	line := fmt.Sprintf(format, args...)
+	e.cfg.Log.Debug("cecp >", "line", line)
 	e.outMu.Lock()
 	defer e.outMu.Unlock()
-	fmt.Fprintf(e.out, format+"\n", args...)
+	fmt.Fprintln(e.out, line)
 	e.out.Flush()
 }
 

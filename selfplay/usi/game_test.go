@@ -25,22 +25,7 @@ func selfPlay(t *testing.T, v rules.VariantID, options []string, main, inc, byoy
 		}
 	}
 	g := rules.NewGame(rules.MustNew(cfg).StartPosition())
-	var engines [2]*session
-	for i := range engines {
-		s := newSession(t, Config{Budget: mcts.Budget{Simulations: 16}})
-		s.send("usi")
-		s.expect("usiok")
-		s.send("setoption name USI_Variant value "+variantNames[v], "setoption name Simulations value 0")
-		for _, o := range options {
-			name, value, _ := strings.Cut(o, "=")
-			s.send("setoption name " + name + " value " + value)
-		}
-		s.send("usinewgame")
-		if out := s.sync(); len(out) > 0 {
-			t.Fatalf("setup: %q", out)
-		}
-		engines[i] = s
-	}
+	engines := [2]*session{newGameEngine(t, v, options), newGameEngine(t, v, options)}
 	clock := [2]time.Duration{main, main}
 	var moves []string
 	var expected [2]string // each engine's ponder move
@@ -94,6 +79,25 @@ func selfPlay(t *testing.T, v rules.VariantID, options []string, main, inc, byoy
 	}
 	t.Logf("%d plies, %d ponder hits: %s", g.Len(), hits, g.Result())
 	return g
+}
+
+// newGameEngine is an engine set up for a game of v with the rules
+// options given (Name=Value), searching by the clock alone.
+func newGameEngine(t *testing.T, v rules.VariantID, options []string) *session {
+	t.Helper()
+	s := newSession(t, Config{Budget: mcts.Budget{Simulations: 16}})
+	s.send("usi")
+	s.expect("usiok")
+	s.send("setoption name USI_Variant value "+variantNames[v], "setoption name Simulations value 0")
+	for _, o := range options {
+		name, value, _ := strings.Cut(o, "=")
+		s.send("setoption name " + name + " value " + value)
+	}
+	s.send("usinewgame")
+	if out := s.sync(); len(out) > 0 {
+		t.Fatalf("setup: %q", out)
+	}
+	return s
 }
 
 // A full game of Sho (ended by a ply limit) at 200 ms byoyomi, pondering.
