@@ -214,7 +214,7 @@ func TestThinkTime(t *testing.T) {
 		{"btime 60000 wtime 60000", rules.Sente, 1500 * ms},                  // a 40th
 		{"movetime 2000", rules.Sente, 1900 * ms},                            //
 		{"movetime 50", rules.Sente, 45 * ms},                                //
-		{"byoyomi 10000", rules.Sente, 8900 * ms}, // 10000 - 1100
+		{"byoyomi 10000", rules.Sente, 8900 * ms},                            // 10000 - 1100
 		{"infinite", rules.Sente, 0}, {"nodes 30", rules.Sente, 0}, {"", rules.Gote, 0},
 	} {
 		l, err := parseGo(c.goArgs)
