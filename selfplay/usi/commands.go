@@ -2,6 +2,7 @@ package usi
 
 import (
 	"context"
+	"errors"
 	"runtime/debug"
 	"strings"
 
@@ -115,7 +116,7 @@ func (e *Engine) setPosition(arg string) {
 			e.sendError("move %d %s: the game is over (%s)", i+1, clip(text), g.Result())
 			return
 		}
-		m, err := g.Position().ParseUSI(text)
+		m, err := parseMove(g, text)
 		if err == nil {
 			err = g.Play(m)
 		}
@@ -125,6 +126,20 @@ func (e *Engine) setPosition(arg string) {
 		}
 	}
 	e.game = g
+}
+
+// parseMove reads a USI move of g: lishogi's notation, or "pass" (what
+// rules writes for a pass with no square to pass through).
+func parseMove(g *rules.Game, text string) (rules.Move, error) {
+	if text == "pass" {
+		for _, m := range g.LegalMoves() {
+			if m.IsPass() {
+				return m, nil
+			}
+		}
+		return rules.NoMove, errors.New("no pass is legal here")
+	}
+	return g.Position().ParseUSI(text)
 }
 
 // variantNames are lishogi's names of the variants (USI_Variant).

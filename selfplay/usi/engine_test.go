@@ -89,9 +89,14 @@ func TestPositionSFEN(t *testing.T) {
 				g.Undo()
 			}
 			s := newSession(t, Config{})
-			s.send("setoption name USI_Variant value "+variantNames[v], "usinewgame", positionLine(g))
+			line := positionLine(g)
+			if p := lastPass(g); p != "" { // "pass" is read too
+				i := strings.LastIndex(line, " "+p)
+				line = line[:i] + " pass" + line[i+1+len(p):]
+			}
+			s.send("setoption name USI_Variant value "+variantNames[v], "usinewgame", line)
 			if extra := s.sync(); len(extra) > 0 {
-				t.Fatalf("%s: %q", positionLine(g), extra)
+				t.Fatalf("%s: %q", line, extra)
 			}
 			move, ponder, _ := s.bestmove("go nodes 32")
 			playUSI(t, g, move)
@@ -236,4 +241,17 @@ func hasLion(v rules.VariantID) bool {
 		}
 	}
 	return false
+}
+
+// lastPass is the USI text of the last pass of g.
+func lastPass(g *rules.Game) string {
+	replay := rules.NewGame(g.Start())
+	text := ""
+	for _, m := range g.Moves() {
+		if m.IsPass() {
+			text = replay.Position().USI(m)
+		}
+		replay.Play(m)
+	}
+	return text
 }
