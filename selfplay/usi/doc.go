@@ -23,7 +23,9 @@
 // where depth is the length of the principal variation (the most visited
 // line), nodes the playouts, and C the root value v in [-1, 1] as
 // centipawns: C = 400*atanh(v), clamped to [-3000, 3000]; that is, the
-// win probability (1+v)/2 is 1/(1+exp(-C/200)). "bestmove resign" answers
+// win probability (1+v)/2 is 1/(1+exp(-C/200)). With the option MultiPV
+// N, the lines of the N most visited moves ("info multipv K ..."), each
+// valued at its move's mean value. "bestmove resign" answers
 // a position with no move to play (the game is over, or the position was
 // refused).
 //

@@ -40,6 +40,7 @@ type Engine struct {
 	player       *arena.SearchPlayer
 	hashMB       int
 	threads      int
+	multiPV      int
 	overhead     time.Duration // Move Overhead
 	allowEnPrise bool
 
@@ -64,7 +65,7 @@ func New(cfg Config) (*Engine, error) {
 	if err := cfg.Budget.Validate(); err != nil {
 		return nil, err
 	}
-	e := &Engine{cfg: cfg, options: map[string]string{}, hashMB: defaultHashMB, threads: 1, overhead: defaultOverhead}
+	e := &Engine{cfg: cfg, options: map[string]string{}, hashMB: defaultHashMB, threads: 1, multiPV: 1, overhead: defaultOverhead}
 	if cfg.Search != nil {
 		e.search = *cfg.Search
 	} else {

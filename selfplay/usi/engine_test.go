@@ -107,6 +107,33 @@ func TestPositionSFEN(t *testing.T) {
 	}
 }
 
+// MultiPV 3: three lines, each led by another move, the first the move
+// played, each legal.
+func TestMultiPV(t *testing.T) {
+	s := newSession(t, Config{})
+	s.send("setoption name USI_Variant value shoshogi", "setoption name MultiPV value 3", "position startpos")
+	move, _, info := s.bestmove("go nodes 200")
+	if len(info) < 3 {
+		t.Fatalf("info %q", info)
+	}
+	seen := map[string]bool{}
+	r := rules.MustNew(rules.DefaultConfig(rules.Sho))
+	for k, l := range info[len(info)-3:] {
+		f := strings.Fields(l)
+		if len(f) < 16 || f[1] != "multipv" || f[2] != strconv.Itoa(k+1) || f[14] != "pv" {
+			t.Fatalf("line %d: %q", k+1, l)
+		}
+		if seen[f[15]] || (k == 0 && f[15] != move) {
+			t.Errorf("line %d %q, bestmove %s", k+1, l, move)
+		}
+		seen[f[15]] = true
+		g := rules.NewGame(r.StartPosition())
+		for _, m := range f[15:] {
+			playUSI(t, g, m)
+		}
+	}
+}
+
 // Every bad input gets one "info string error" line, and the engine
 // plays on.
 func TestBadInput(t *testing.T) {

@@ -21,6 +21,7 @@ func (e *Engine) identify() {
 	e.send("option name USI_Ponder type check default false")
 	e.send("option name Move Overhead type spin default %d min 0 max 60000", e.overhead.Milliseconds())
 	e.send("option name Threads type spin default %d min 1 max 1024", e.threads)
+	e.send("option name MultiPV type spin default %d min 1 max 500", e.multiPV)
 	e.send("option name Simulations type spin default %d min 0 max 100000000", e.cfg.Budget.Simulations)
 	e.send("option name AvoidRoyalEnPrise type check default %t", !e.allowEnPrise)
 	seen := map[string]bool{}
@@ -81,6 +82,10 @@ func (e *Engine) setOption(arg string) {
 			return
 		}
 		e.overhead = time.Duration(ms) * time.Millisecond
+	case "multipv":
+		if !setInt(&e.multiPV, value, 1) {
+			bad()
+		}
 	case "threads":
 		if !setInt(&e.threads, value, 1) {
 			bad()

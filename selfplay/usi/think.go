@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"sort"
 	"strings"
 	"time"
 
@@ -30,11 +31,11 @@ type thought struct {
 }
 
 type thinkResult struct {
-	res  *mcts.Result
-	pv   []rules.Move
-	sims int
-	err  error
-	dur  time.Duration
+	res   *mcts.Result
+	lines []pvLine // lines[0]: the principal variation
+	sims  int
+	err   error
+	dur   time.Duration
 }
 
 // goCommand handles "go": a search of the position, answered with
@@ -77,9 +78,9 @@ func (e *Engine) startThinking(ctx context.Context, l limits) {
 	tctx, cancel := context.WithCancel(ctx)
 	t := &thought{cancel: cancel, done: make(chan thinkResult, 1), game: g, limits: l}
 	e.thinking = t
-	player, maxNodes := e.player, e.hashMB<<20/mcts.NodeBytes
+	player, maxNodes, multiPV := e.player, e.hashMB<<20/mcts.NodeBytes, e.multiPV
 	go func() {
-		r := e.runSearch(tctx, player, g, think, sims, maxNodes)
+		r := e.runSearch(tctx, player, g, searchBounds{think, sims, maxNodes, multiPV})
 		if endless { // USI: no bestmove before stop or ponderhit
 			<-tctx.Done()
 		}
@@ -87,9 +88,17 @@ func (e *Engine) startThinking(ctx context.Context, l limits) {
 	}()
 }
 
-// runSearch searches g for think (0: no time bound) and sims playouts (0:
-// no bound), in slices of infoEvery with an info line after each.
-func (e *Engine) runSearch(ctx context.Context, p *arena.SearchPlayer, g *rules.Game, think time.Duration, sims, maxNodes int) thinkResult {
+// searchBounds bound a search: think (0: no time bound), sims playouts
+// (0: no bound), maxNodes; multiPV is the lines to report.
+type searchBounds struct {
+	think                   time.Duration
+	sims, maxNodes, multiPV int
+}
+
+// runSearch searches g within b, in slices of infoEvery with info lines
+// after each.
+func (e *Engine) runSearch(ctx context.Context, p *arena.SearchPlayer, g *rules.Game, b searchBounds) thinkResult {
+	think, sims, maxNodes := b.think, b.sims, b.maxNodes
 	start := time.Now()
 	var last *mcts.Result
 	total := 0
@@ -116,9 +125,9 @@ func (e *Engine) runSearch(ctx context.Context, p *arena.SearchPlayer, g *rules.
 		if ctx.Err() != nil || (think > 0 && elapsed >= think) || (sims > 0 && total >= sims) || p.Search.NodeCount() >= maxNodes {
 			break
 		}
-		e.send("%s", infoLine(g, last, p.Search.PV(maxPV), total, elapsed))
+		e.sendInfo(g, topLines(p.Search, last, b.multiPV), total, elapsed)
 	}
-	return thinkResult{res: last, pv: p.Search.PV(maxPV), sims: total, dur: time.Since(start)}
+	return thinkResult{res: last, lines: topLines(p.Search, last, b.multiPV), sims: total, dur: time.Since(start)}
 }
 
 // ponderHit handles "ponderhit": the move pondered on was played, so the
@@ -159,7 +168,7 @@ func (e *Engine) finishThinking(r thinkResult) {
 		if !e.allowEnPrise {
 			m = cecp.SafeMove(g, r.res, m)
 		}
-		e.send("%s", infoLine(g, r.res, r.pv, r.sims, r.dur))
+		e.sendInfo(g, r.lines, r.sims, r.dur)
 	} else {
 		moves := g.LegalMoves()
 		if len(moves) == 0 {
@@ -170,31 +179,64 @@ func (e *Engine) finishThinking(r thinkResult) {
 		m = moves[0]
 	}
 	text := g.Position().USI(m)
-	if len(r.pv) > 1 && r.pv[0] == m {
+	if len(r.lines) > 0 && len(r.lines[0].moves) > 1 && r.lines[0].moves[0] == m {
+		pv := r.lines[0].moves
 		pos := *g.Position()
 		pos.Make(m)
-		text += " ponder " + pos.USI(r.pv[1])
+		text += " ponder " + pos.USI(pv[1])
 	}
 	e.send("bestmove %s", text)
 }
 
-// infoLine is the info line of a search: depth is the principal
-// variation's length, nodes the playouts.
-func infoLine(g *rules.Game, res *mcts.Result, pv []rules.Move, sims int, dur time.Duration) string {
+// pvLine is a line of the search with its value for the side to move.
+type pvLine struct {
+	moves []rules.Move
+	value float64
+}
+
+// topLines returns the principal variation valued at the root value, or
+// with multiPV > 1 the lines of the multiPV most visited root moves,
+// valued at their mean values. Call it between searches.
+func topLines(s *mcts.Search, res *mcts.Result, multiPV int) []pvLine {
+	if multiPV <= 1 {
+		return []pvLine{{s.PV(maxPV), res.RootValue}}
+	}
+	order := make([]int, len(res.Moves))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return res.Visits[order[a]] > res.Visits[order[b]] })
+	var lines []pvLine
+	for _, i := range order[:min(multiPV, len(order))] {
+		if res.Visits[i] > 0 || len(lines) == 0 {
+			lines = append(lines, pvLine{s.Line(res.Moves[i], maxPV), res.Q[i]})
+		}
+	}
+	return lines
+}
+
+// sendInfo sends the info lines of a search: depth is each line's
+// length, nodes the playouts; "multipv K" when there are several.
+func (e *Engine) sendInfo(g *rules.Game, lines []pvLine, sims int, dur time.Duration) {
 	ms := dur.Milliseconds()
 	nps := int64(sims) * 1000 / max(ms, 1)
-	s := fmt.Sprintf("info depth %d nodes %d nps %d time %d score cp %d", max(len(pv), 1), sims, nps, ms, Centipawns(res.RootValue))
-	if len(pv) == 0 {
-		return s
+	for k, l := range lines {
+		var b strings.Builder
+		b.WriteString("info")
+		if len(lines) > 1 {
+			fmt.Fprintf(&b, " multipv %d", k+1)
+		}
+		fmt.Fprintf(&b, " depth %d nodes %d nps %d time %d score cp %d", max(len(l.moves), 1), sims, nps, ms, Centipawns(l.value))
+		if len(l.moves) > 0 {
+			b.WriteString(" pv")
+		}
+		pos := *g.Position()
+		for _, m := range l.moves {
+			b.WriteString(" " + pos.USI(m))
+			pos.Make(m)
+		}
+		e.send("%s", b.String())
 	}
-	var b strings.Builder
-	b.WriteString(s + " pv")
-	pos := *g.Position()
-	for _, m := range pv {
-		b.WriteString(" " + pos.USI(m))
-		pos.Make(m)
-	}
-	return b.String()
 }
 
 // Centipawns maps a value v in [-1, 1] (for the side to move) to USI's
