@@ -96,7 +96,8 @@ func New(cfg Config) (*Engine, error) {
 }
 
 // currentRules returns the rules of the variant with the configured and
-// GUI options, building them when an option changed.
+// GUI options, building them (and dropping the search tree) when an option
+// changed.
 func (e *Engine) currentRules() (*rules.Rules, error) {
 	if e.rules != nil {
 		return e.rules, nil
@@ -113,6 +114,9 @@ func (e *Engine) currentRules() (*rules.Rules, error) {
 		return nil, err
 	}
 	e.rules = r
+	if e.player != nil { // a tree searched under other rules is no good
+		e.player.Search.Reset()
+	}
 	return r, nil
 }
 
