@@ -199,7 +199,7 @@ func FuzzEngine(f *testing.F) {
 	for _, seed := range []string{"usi\nisready\nposition startpos moves 7i7h\ngo nodes 4",
 		"setoption name USI_Variant value shoshogi\nposition sfen lnsgkgsnl/1r2e2b1/ppppppppp/9/9/9/PPPPPPPPP/1B2E2R1/LNSGKGSNL b - 1 moves 7g7f\ngo byoyomi 10",
 		"position startpos\ngo infinite\nstop", "position startpos\ngo ponder btime 10 wtime 10\nponderhit\nstop",
-		"setoption name MaxPlies value 2\nposition startpos moves 6i6h 6d6e\ngo", "position sfen 6k5/12/12/12/12/12/12/12/12/12/12/5RK5 b - 1\ngo movetime 5"} {
+		"setoption name MaxPlies value 2\nposition startpos moves 6i6h 6d6e\ngo", "position sfen 6k5/12/12/12/12/12/12/12/12/12/12/5RK5 b - 1\ngo movetime 5", "setoption name MultiPV value 4\nposition startpos moves \ngo depth 1"} {
 		f.Add(seed)
 	}
 	f.Fuzz(func(t *testing.T, script string) {
