@@ -36,6 +36,7 @@ func TestParseMoveForms(t *testing.T) {
 		{chu, t1, "usi", "7g6f5e", "f6g7,g7h8"},      // USI double move
 		{chu, t1, "usi", "7g6f7g", "f6g7,g7f6"},      // USI igui
 		{chu, t1, "usi", "7g8f7g", "@@@@"},           // USI pass path through e7
+		{chu, t1, "usi", "pass", "@@@@"},             // the word USI writes for a pass with no path
 		{chu, t1, "usi", "7g6f", "f6g7"},             //
 		{chu, t1, "usi", "12l11l", "a1b1"},           // two-digit files
 		{chu, t1, "hodges", "Lnx6fx5e", "f6g7,g7h8"}, // double capture

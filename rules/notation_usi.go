@@ -82,6 +82,9 @@ func (p *Position) parseUSI(s string) (Move, error) {
 	if s == "" {
 		return NoMove, errEmpty
 	}
+	if s == "pass" { // what USI writes for a pass it has no path for
+		return p.matchPass()
+	}
 	spec, body := splitSuffix(s)
 	var sqs []Square
 	for len(body) > 0 {
