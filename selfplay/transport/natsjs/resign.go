@@ -3,13 +3,10 @@ package natsjs
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"path/filepath"
 	"slices"
 	"sort"
 	"time"
-
-	"github.com/nats-io/nats.go/jetstream"
 
 	"chuzero/selfplay"
 )
@@ -97,26 +94,12 @@ func (w *Worker) FollowResign(ctx context.Context, set func(threshold float64)) 
 	if err != nil {
 		return nil
 	}
-	watcher, err := kv.Watch(ctx, keyResign)
-	if err != nil {
-		return fmt.Errorf("natsjs: %w", err)
-	}
-	defer watcher.Stop()
-	for {
-		var e jetstream.KeyValueEntry
-		select {
-		case <-ctx.Done():
-			return nil
-		case e = <-watcher.Updates():
-		}
-		if e == nil || e.Operation() != jetstream.KeyValuePut {
-			continue
-		}
+	return watchKey(ctx, kv, keyResign, func(value []byte) {
 		var v resignValue
-		if err := json.Unmarshal(e.Value(), &v); err != nil || v.Threshold < -1 || v.Threshold > 1 {
-			w.log.Error("the run's resign key holds no threshold", "value", string(e.Value()), "err", err)
-			continue
+		if err := json.Unmarshal(value, &v); err != nil || v.Threshold < -1 || v.Threshold > 1 {
+			w.log.Error("the run's resign key holds no threshold", "value", string(value), "err", err)
+			return
 		}
 		set(v.Threshold)
-	}
+	})
 }

@@ -192,7 +192,33 @@ func (w *Worker) Follow(ctx context.Context, store *checkpoints.Store, changed f
 	if err != nil {
 		return nil
 	}
-	watcher, err := kv.Watch(ctx, keyNetwork)
+	return watchKey(ctx, kv, keyNetwork, func(value []byte) {
+		var n network
+		if err := json.Unmarshal(value, &n); err != nil || n.Name != checkpoints.Name(n.Step) {
+			w.log.Error("the run's network key holds no network", "value", string(value), "err", err)
+			return
+		}
+		entry, err := w.fetch(ctx, obs, store, n)
+		if err != nil {
+			if ctx.Err() == nil {
+				w.log.Error("downloading the network failed", "checkpoint", n.Name, "err", err)
+			}
+			return
+		}
+		if changed != nil {
+			changed(entry)
+		}
+		if _, err := store.Prune(w.cfg.KeepNetworks, 0); err != nil {
+			w.log.Warn("pruning the network cache", "err", err)
+		}
+	})
+}
+
+// watchKey calls each with every value put under key of kv (the current
+// one first) until ctx ends; deletions and the end of the initial values
+// are skipped.
+func watchKey(ctx context.Context, kv jetstream.KeyValue, key string, each func(value []byte)) error {
+	watcher, err := kv.Watch(ctx, key)
 	if err != nil {
 		return fmt.Errorf("natsjs: %w", err)
 	}
@@ -204,27 +230,8 @@ func (w *Worker) Follow(ctx context.Context, store *checkpoints.Store, changed f
 			return nil
 		case e = <-watcher.Updates():
 		}
-		if e == nil || e.Operation() != jetstream.KeyValuePut {
-			continue // the end of the initial values, or a deletion
-		}
-		var n network
-		if err := json.Unmarshal(e.Value(), &n); err != nil || n.Name != checkpoints.Name(n.Step) {
-			w.log.Error("the run's network key holds no network", "value", string(e.Value()), "err", err)
-			continue
-		}
-		entry, err := w.fetch(ctx, obs, store, n)
-		if err != nil {
-			if ctx.Err() != nil {
-				return nil
-			}
-			w.log.Error("downloading the network failed", "checkpoint", n.Name, "err", err)
-			continue
-		}
-		if changed != nil {
-			changed(entry)
-		}
-		if _, err := store.Prune(w.cfg.KeepNetworks, 0); err != nil {
-			w.log.Warn("pruning the network cache", "err", err)
+		if e != nil && e.Operation() == jetstream.KeyValuePut {
+			each(e.Value())
 		}
 	}
 }
