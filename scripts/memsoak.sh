@@ -8,7 +8,12 @@
 #
 #   scripts/memsoak.sh [VARIANT] [DURATION] [WARMUP_S]   (default sho 30m 300)
 #
-# Environment: INTERVAL (30), CONFIG (a run config to use instead).
+# Beside the resident memory it prints the Go heap in use (from /metrics)
+# and saves heap profiles at the end of the warm-up and at the end
+# (PROFILES, default ./memsoak-profiles) for "go tool pprof -diff_base",
+# with the run's output (train.log; GODEBUG=gctrace=1 adds the GC's lines).
+#
+# Environment: INTERVAL (30), CONFIG (a run config to use instead), PROFILES.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 variant=${1:-sho} duration=${2:-30m} warmup=${3:-300} interval=${INTERVAL:-30}
@@ -17,24 +22,33 @@ trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$tmp"' EXIT
 go build -o "$tmp/chuzero" ./cmd/chuzero
 cfg=${CONFIG:-$tmp/soak.yaml}
 [[ -n ${CONFIG:-} ]] || printf 'train: {checkpoint_every: 20}\neval: {interval: 0s}\n' >"$cfg"
-"$tmp/chuzero" train -variant "$variant" -run "$tmp/run" -duration "$duration" -config "$cfg" -metrics-addr off -quiet &
+profiles=${PROFILES:-memsoak-profiles}
+mkdir -p "$profiles"
+"$tmp/chuzero" train -variant "$variant" -run "$tmp/run" -duration "$duration" -config "$cfg" -metrics-addr 127.0.0.1:0 -quiet >"$tmp/out" 2>&1 &
 pid=$!
+url=
+metric() { curl -fsS "$url/metrics" 2>/dev/null | awk -v m="$1" '$1 == m {print int($2 / 1048576)}'; }
+heap() { curl -fsS -o "$profiles/$1.pb.gz" "$url/debug/pprof/heap?gc=1" 2>/dev/null || true; }
 start=$(date +%s) base=0 peak=0 low=0 switched=-1
 while kill -0 "$pid" 2>/dev/null; do
 	sleep "$interval"
 	rss=$(awk '/VmRSS/ {print int($2 / 1024)}' "/proc/$pid/status" 2>/dev/null) || break
 	[[ -n $rss ]] || break
 	t=$(($(date +%s) - start))
+	[[ -n $url ]] || url=$(sed -n 's|.*metrics: \(http://[^ ]*\)/metrics.*|\1|p' "$tmp/out" | head -1)
+	inuse=$(metric go_memstats_heap_inuse_bytes)
 	ckpts=$(ls "$tmp/run/checkpoints" 2>/dev/null | grep -c '\.ckpt$' || true)
-	echo "memsoak: ${t}s rss ${rss} MB, ${ckpts} checkpoints kept"
+	echo "memsoak: ${t}s rss ${rss} MB, heap in use ${inuse:-?} MB, ${ckpts} checkpoints kept"
 	((switched >= 0 || ckpts < 2)) || switched=$t
 	if ((switched >= 0 && t >= switched + warmup)); then
-		((base > 0)) || { base=$rss low=$rss; }
+		((base > 0)) || { base=$rss low=$rss; heap base; }
+		heap last
 		((rss > peak)) && peak=$rss
 		((rss < low)) && low=$rss
 	fi
 done
-wait "$pid" || true
+wait "$pid" || { tail -20 "$tmp/out"; true; }
+cp "$tmp/out" "$profiles/train.log"
 if ((base == 0)); then
 	echo "memsoak: the run ended before the warm-up did"
 	exit 1

@@ -7,13 +7,15 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/http/pprof"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 )
 
-// serveMetrics serves /metrics and /healthz on addr until the returned
+// serveMetrics serves /metrics, /healthz and Go's profiles (/debug/pprof/)
+// on addr until the returned
 // stop is called (it shuts the server down and waits for it). When the
 // default address is taken, it falls back to any free loopback port
 // (several processes on one machine); an address given explicitly must be
@@ -39,6 +41,11 @@ func serveMetrics(addr string, explicit bool, reg *prometheus.Registry, health f
 		}
 		fmt.Fprintln(w, "ok")
 	})
+	mux.HandleFunc("/debug/pprof/", pprof.Index)
+	mux.HandleFunc("/debug/pprof/cmdline", pprof.Cmdline)
+	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
+	mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
+	mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
 	served := make(chan struct{})
 	go func() {

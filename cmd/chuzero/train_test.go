@@ -232,6 +232,9 @@ func TestMetricsScrape(t *testing.T) {
 		if h := get(t, strings.Replace(url, "/metrics", "/healthz", 1)); strings.TrimSpace(h) != "ok" {
 			t.Errorf("/healthz: %q", h)
 		}
+		if h := get(t, strings.Replace(url, "/metrics", "/debug/pprof/heap?debug=1", 1)); !strings.Contains(h, "heap profile") {
+			t.Errorf("/debug/pprof/heap: %.200q", h)
+		}
 		return true
 	})
 	if code != 0 {
