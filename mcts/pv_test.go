@@ -38,6 +38,9 @@ func TestPV(t *testing.T) {
 		}
 	}
 	legal(pv)
+	if res.SelDepth < len(pv) || res.SelDepth > 400 {
+		t.Errorf("seldepth %d with a principal variation of %d", res.SelDepth, len(pv))
+	}
 	for i, m := range res.Moves {
 		line := s.Line(m, 8)
 		if len(line) == 0 || line[0] != m || (res.Visits[i] > 1 && len(line) < 2) {

@@ -25,6 +25,7 @@ type Result struct {
 	// when the node was expanded (kept when the tree is reused).
 	NetValue    float64
 	Simulations int // playouts added by this search
+	SelDepth    int // the deepest playout of this search, in plies from the root
 	Collisions  int // selections discarded because their leaf was already in flight
 }
 

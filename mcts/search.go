@@ -179,6 +179,7 @@ func (s *Search) simulate(ctx context.Context, g *rules.Game, sims int, forced [
 				f = forced[turn%len(forced)]
 			}
 			path := s.selectPath(g, f, slot)
+			res.SelDepth = max(res.SelDepth, len(path)-1)
 			leaf := &s.t.nodes[path[len(path)-1]]
 			collided := false
 			switch {

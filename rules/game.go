@@ -61,6 +61,17 @@ func (r *Rules) NewGameFromSFEN(sfen string) (*Game, error) {
 	return NewGame(p), nil
 }
 
+// Clone returns an independent copy of g: the same position, history and
+// result, sharing nothing that either changes.
+func (g *Game) Clone() *Game {
+	c := *g
+	c.plies = append([]ply(nil), g.plies...)
+	c.keys = append([]uint64(nil), g.keys...)
+	c.moves = append(make([]Move, 0, cap(g.moves)), g.moves...)
+	c.moveStart = append([]int(nil), g.moveStart...)
+	return &c
+}
+
 // Rules returns the game's rules.
 func (g *Game) Rules() *Rules { return g.r }
 

@@ -108,7 +108,7 @@ func (p *SearchPlayer) Think(ctx context.Context, g *rules.Game) (*mcts.Result, 
 		return res, err
 	}
 	var last *mcts.Result
-	total := 0
+	total, depth := 0, 0
 	for {
 		n := chunk
 		if p.Budget.Simulations > 0 {
@@ -122,13 +122,14 @@ func (p *SearchPlayer) Think(ctx context.Context, g *rules.Game) (*mcts.Result, 
 			return nil, err
 		}
 		total += res.Simulations
+		depth = max(depth, res.SelDepth)
 		last = res
 		if time.Now().After(deadline) || (p.Budget.Simulations > 0 && total >= p.Budget.Simulations) ||
 			(p.MaxNodes > 0 && p.Search.NodeCount() >= p.MaxNodes) {
 			break
 		}
 	}
-	last.Simulations = total
+	last.Simulations, last.SelDepth = total, depth
 	p.Last = last
 	return last, nil
 }

@@ -2,36 +2,25 @@ package cecp
 
 import (
 	"context"
-	"fmt"
-	"math"
-	"runtime/debug"
 	"strconv"
-	"strings"
-	"time"
 
 	"chuzero/rules"
 )
 
-// handle runs one command; it reports "quit".
-func (e *Engine) handle(ctx context.Context, line string) (quit bool) {
-	defer func() {
-		if p := recover(); p != nil { // never crash on input: report and carry on
-			e.cfg.Log.Error("cecp: internal error", "command", line, "panic", p, "stack", string(debug.Stack()))
-			e.send("Error (internal error): %s", strings.TrimSpace(line))
-		}
-	}()
-	line = strings.TrimSpace(line)
-	if line == "" {
-		return false
-	}
-	e.cfg.Log.Debug("cecp <", "line", line)
-	cmd, arg, _ := strings.Cut(line, " ")
-	arg = strings.TrimSpace(arg)
+// Handle implements engine.Handler: it runs one command, then goes back
+// to analysing if in analyze mode and the command stopped the analysis.
+func (h *handler) Handle(ctx context.Context, cmd, arg, line string) (quit bool) {
+	e := (*Engine)(h)
 	if e.handleAnytime(cmd, arg, line) {
 		return false
 	}
-	e.waitForSearch(cmd)
-	return e.handleCommand(ctx, cmd, arg, line)
+	e.endSearchFor(cmd, arg)
+	quit = e.handleCommand(ctx, cmd, arg, line)
+	e.pondered = rules.NoMove // read by the move's search, if one started
+	if e.analyzing && !quit && e.Thinking() == nil {
+		e.analyze(ctx)
+	}
+	return quit
 }
 
 // handleAnytime runs the commands that may come while the engine thinks
@@ -39,14 +28,25 @@ func (e *Engine) handle(ctx context.Context, line string) (quit bool) {
 func (e *Engine) handleAnytime(cmd, arg, line string) bool {
 	switch cmd {
 	case "?":
-		if e.thinking != nil {
-			e.thinking.cancel()
+		if n, ok := e.searchNote(); ok && n.mode == playing {
+			e.Cancel()
 		}
 	case "post":
-		e.post = true
+		e.post.Store(true)
 	case "nopost":
-		e.post = false
-	case "easy", "hard", ".", "computer", "random", "accepted", "rejected", "name", "rating", "ics", "hint", "bk", "draw", "cores", "egtpath":
+		e.post.Store(false)
+	case "hard":
+		e.ponder = true
+	case "easy":
+		e.ponder = false
+		if n, ok := e.searchNote(); ok && n.mode == pondering {
+			e.Stop(true)
+		}
+	case ".":
+		if s := e.stat.Load(); s != nil && e.analyzing {
+			e.Send("%s", *s)
+		}
+	case "computer", "random", "accepted", "rejected", "name", "rating", "ics", "hint", "bk", "draw", "cores", "egtpath":
 	case "time", "otim":
 		e.setClock(cmd, arg, line)
 	default:
@@ -55,19 +55,35 @@ func (e *Engine) handleAnytime(cmd, arg, line string) bool {
 	return true
 }
 
-// waitForSearch ends the search in progress, if any, before cmd: a game
-// command discards it, the rest (ping, usermove) lets it finish and move
-// first.
-func (e *Engine) waitForSearch(cmd string) {
-	if e.thinking == nil {
+// gameCommands change the game or the engine's role in it: a search in
+// progress is dropped before them.
+var gameCommands = map[string]bool{
+	"force": true, "new": true, "quit": true, "result": true, "setboard": true, "undo": true, "remove": true,
+	"variant": true, "edit": true, "white": true, "black": true, "exit": true, "analyze": true,
+	"go": true, "playother": true, "usermove": true,
+}
+
+// endSearchFor ends the search in progress, if it must, before cmd. A
+// search for a move is dropped before a game command; before the others
+// (ping, go, a move sent early) it finishes and moves first. Pondering and
+// analysis are dropped before a game command or a move, and carry on
+// under the others.
+func (e *Engine) endSearchFor(cmd, arg string) {
+	n, ok := e.searchNote()
+	if !ok {
 		return
 	}
-	switch cmd {
-	case "force", "new", "quit", "result", "setboard", "undo", "remove", "variant", "edit", "white", "black", "exit":
-		e.stopThinking(true)
-	default:
-		r := <-e.thinking.done
-		e.finishThinking(r)
+	move := cmd == "usermove" || (looksLikeMove(cmd) && arg == "")
+	switch {
+	case n.mode == playing && gameCommands[cmd] && !move && cmd != "go" && cmd != "playother":
+		e.Stop(true)
+	case n.mode == playing:
+		e.Wait()
+	case gameCommands[cmd] || move:
+		if move && n.mode == pondering {
+			e.pondered = n.expect
+		}
+		e.Stop(true)
 	}
 }
 
@@ -87,18 +103,32 @@ func (e *Engine) handleCommand(ctx context.Context, cmd, arg, line string) (quit
 		e.setVariant(arg, line)
 	case "force", "result":
 		e.force = true
-	case "go":
-		e.force = false
+	case "go", "playother":
+		e.analyzing, e.force = false, false
 		e.engineSide = e.game.Position().SideToMove()
+		if cmd == "playother" {
+			e.engineSide = e.engineSide.Other()
+		}
 		e.maybeThink(ctx)
-	case "playother":
-		e.force = false
-		e.engineSide = e.game.Position().SideToMove().Other()
 	case "white", "black": // protocol 1: the side to move, and the engine plays the other
 		e.force = true
 		e.engineSide = map[string]rules.Color{"white": rules.Gote, "black": rules.Sente}[cmd]
+	case "analyze":
+		e.analyzing = true
+	case "exit":
+		e.analyzing = false
 	case "usermove":
 		e.userMove(ctx, arg, line)
+	default:
+		return e.handleSetting(ctx, cmd, arg, line)
+	}
+	return false
+}
+
+// handleSetting runs the commands that set the position, the clock and
+// the options, and answers ping.
+func (e *Engine) handleSetting(ctx context.Context, cmd, arg, line string) (quit bool) {
+	switch cmd {
 	case "setboard":
 		e.setBoard(arg)
 	case "level":
@@ -110,18 +140,18 @@ func (e *Engine) handleCommand(ctx context.Context, cmd, arg, line string) (quit
 	case "memory":
 		e.setInt(&e.memoryMB, 1, "memory size", arg, line)
 	case "ping":
-		e.send("pong %s", arg)
+		e.Send("pong %s", arg)
 	case "undo", "remove":
 		e.undo(cmd, line)
 	case "option":
 		e.setOption(arg, line)
-	case "edit", "analyze", "exit":
-		e.send("Error (unknown command): %s", line)
+	case "edit":
+		e.Send("Error (unknown command): %s", line)
 	default:
 		if looksLikeMove(cmd) && arg == "" { // a bare move (an engine without usermove=1 gets these)
 			e.userMove(ctx, cmd, line)
 		} else {
-			e.send("Error (unknown command): %s", line)
+			e.Send("Error (unknown command): %s", line)
 		}
 	}
 	return false
@@ -134,19 +164,19 @@ func (e *Engine) newGame(line string) {
 	e.engineSide = rules.Gote
 	e.depth = 0 // the protocol: new sets the depth back to unlimited
 	if err := e.reset(e.variant); err != nil {
-		e.send("Error (%v): %s", err, line)
+		e.Send("Error (%v): %s", err, line)
 	}
 }
 
 // setVariant handles "variant NAME": a new game of that variant.
 func (e *Engine) setVariant(arg, line string) {
 	v, err := rules.ParseVariant(arg)
-	if err != nil || !e.offers(v) {
-		e.send("Error (unsupported variant): %s", arg)
+	if err != nil || !e.Offers(v) {
+		e.Send("Error (unsupported variant): %s", arg)
 		return
 	}
 	if err := e.reset(v); err != nil {
-		e.send("Error (%v): %s", err, line)
+		e.Send("Error (%v): %s", err, line)
 		return
 	}
 	e.announce()
@@ -159,7 +189,7 @@ func (e *Engine) undo(cmd, line string) {
 		n = 2
 	}
 	if e.game.Len() < n {
-		e.send("Error (command not legal now): %s", line)
+		e.Send("Error (command not legal now): %s", line)
 		return
 	}
 	for range n {
@@ -182,7 +212,7 @@ func looksLikeMove(s string) bool {
 func (e *Engine) announce() {
 	if lines := SetupLines(e.rules); len(lines) > 0 {
 		for _, l := range lines {
-			e.send("%s", l)
+			e.Send("%s", l)
 		}
 	}
 }
@@ -191,14 +221,14 @@ func (e *Engine) announce() {
 func (e *Engine) setBoard(fen string) {
 	pos, err := e.rules.ParseFEN(fen)
 	if err != nil {
-		e.send("tellusererror Illegal position: %v", err)
+		e.Send("tellusererror Illegal position: %v", err)
 		e.badPos = true
 		return
 	}
 	e.game = rules.NewGame(pos)
 	e.badPos = false
 	if r := e.game.Result(); r.Over() {
-		e.send("%s {%s}", r.PGN(), r)
+		e.Send("%s {%s}", r.PGN(), r)
 	}
 }
 
@@ -206,15 +236,15 @@ func (e *Engine) setBoard(fen string) {
 // thinks.
 func (e *Engine) userMove(ctx context.Context, text, line string) {
 	if text == "" {
-		e.send("Error (missing move): %s", line)
+		e.Send("Error (missing move): %s", line)
 		return
 	}
 	if e.badPos {
-		e.send("Illegal move (illegal position): %s", text)
+		e.Send("Illegal move (illegal position): %s", text)
 		return
 	}
 	if e.game.Result().Over() {
-		e.send("Illegal move (the game is over): %s", text)
+		e.Send("Illegal move (the game is over): %s", text)
 		return
 	}
 	m, err := e.game.Position().ParseMove(text)
@@ -222,85 +252,13 @@ func (e *Engine) userMove(ctx context.Context, text, line string) {
 		err = e.game.Play(m)
 	}
 	if err != nil {
-		e.cfg.Log.Debug("cecp: illegal move", "move", text, "err", err)
-		e.send("Illegal move: %s", text)
+		e.Cfg.Log.Debug("cecp: illegal move", "move", text, "err", err)
+		e.Send("Illegal move: %s", text)
 		return
 	}
 	if r := e.game.Result(); r.Over() {
-		e.send("%s {%s}", r.PGN(), r)
+		e.Send("%s {%s}", r.PGN(), r)
 		return
 	}
 	e.maybeThink(ctx)
-}
-
-// setLevel handles "level MPS BASE INC" (BASE in minutes or min:sec).
-func (e *Engine) setLevel(arg, line string) {
-	f := strings.Fields(arg)
-	if len(f) != 3 {
-		e.send("Error (bad time control): %s", line)
-		return
-	}
-	mps, err1 := strconv.Atoi(f[0])
-	base, err2 := parseMinutes(f[1])
-	inc, err3 := strconv.ParseFloat(f[2], 64)
-	if err1 != nil || err2 != nil || err3 != nil || mps < 0 || !(inc >= 0) || math.IsInf(inc, 0) {
-		e.send("Error (bad time control): %s", line)
-		return
-	}
-	e.mps, e.base, e.inc = mps, base, time.Duration(inc*float64(time.Second))
-	e.moveTime = 0
-	e.clock, e.clockKnown = base, base > 0
-}
-
-// setMoveTime handles "st SECONDS".
-func (e *Engine) setMoveTime(arg, line string) {
-	sec, err := strconv.ParseFloat(arg, 64)
-	if err != nil || !(sec > 0) || math.IsInf(sec, 0) {
-		e.send("Error (bad time): %s", line)
-		return
-	}
-	e.moveTime = time.Duration(sec * float64(time.Second))
-}
-
-// setInt handles a command with a whole number of at least least ("sd
-// DEPTH", "memory MB"): it sets *v, or answers "bad what".
-func (e *Engine) setInt(v *int, least int, what, arg, line string) {
-	n, err := strconv.Atoi(arg)
-	if err != nil || n < least {
-		e.send("Error (bad %s): %s", what, line)
-		return
-	}
-	*v = n
-}
-
-// parseMinutes reads "5" (minutes) or "0:30" (minutes:seconds).
-func parseMinutes(s string) (time.Duration, error) {
-	m, sec, hasSec := strings.Cut(s, ":")
-	mins, err := strconv.Atoi(m)
-	if err != nil || mins < 0 {
-		return 0, fmt.Errorf("bad minutes %q", s)
-	}
-	d := time.Duration(mins) * time.Minute
-	if hasSec {
-		secs, err := strconv.Atoi(sec)
-		if err != nil || secs < 0 || secs > 59 {
-			return 0, fmt.Errorf("bad seconds %q", s)
-		}
-		d += time.Duration(secs) * time.Second
-	}
-	return d, nil
-}
-
-// setClock handles "time N" (the engine's clock) and "otim N", in
-// centiseconds.
-func (e *Engine) setClock(cmd, arg, line string) {
-	cs, err := strconv.ParseInt(arg, 10, 64)
-	if err != nil || cs < -1<<40 || cs > 1<<40 {
-		e.send("Error (bad time): %s", line)
-		return
-	}
-	if cmd == "time" {
-		e.clock = max(time.Duration(cs)*10*time.Millisecond, 0)
-		e.clockKnown = true
-	}
 }

@@ -19,7 +19,12 @@
 // GUI's clock ("level", "st", "time"/"otim"), by "sd" (read as a cap of
 // 100 simulations per ply of depth, as tree search has no depth) and by
 // the configured budget; "memory N" caps the search tree, and "?" makes
-// it move at once.
+// it move at once. The search is package engine's, shared with package
+// usi: with "post" it sends thinking output ("depth score time nodes pv",
+// a line per MultiPV line) each second; "hard" ponders on the expected
+// reply and keeps the tree on a hit; "analyze" searches the current
+// position until "exit", again after each move or takeback, and "."
+// answers with a stat01 line.
 //
 // Human plays in a terminal: a board diagram, moves typed in Hodges or
 // machine notation, and the engine's replies.

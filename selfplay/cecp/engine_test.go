@@ -312,10 +312,15 @@ func TestRulesOptions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e.handle(context.Background(), "option Promote on entry=0")
-	e.handle(context.Background(), "option Allow repeats=0")
-	e.handle(context.Background(), "option BareKing=Off")
-	c := e.config(rules.Chu)
+	var out strings.Builder
+	in := "option Promote on entry=0\noption Allow repeats=0\noption BareKing=Off\nquit\n"
+	if err := e.Serve(context.Background(), strings.NewReader(in), &out); err != nil || out.Len() > 0 {
+		t.Fatalf("serve: %v, %q", err, out.String())
+	}
+	c, err := e.config(rules.Chu)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for name, want := range map[string]string{"PromotionRule": "Hodges", "Repetition": "Forbid", "BareKing": "Off", "MaxPlies": "300"} {
 		if got, _ := c.Value(name); got != want {
 			t.Errorf("%s = %s, want %s", name, got, want)

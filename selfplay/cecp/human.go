@@ -118,20 +118,20 @@ func (h *human) engineMoves(ctx context.Context) {
 	for !e.game.Result().Over() && e.game.Position().SideToMove() == e.engineSide {
 		pos := e.game.Position()
 		b := e.budget()
-		e.player.Budget = b
+		e.Player.Budget = b
 		label := b.String()
 		if b.Time >= 24*time.Hour {
 			label = fmt.Sprintf("%d simulations", b.Simulations)
 		}
 		h.say("thinking (%s)...\n", label)
 		start := time.Now()
-		res, err := e.player.Think(ctx, e.game)
+		res, err := e.Player.Think(ctx, e.game)
 		if err != nil {
 			h.say("the engine failed: %v\n", err)
 			return
 		}
 		m := res.Best
-		h.say("%s plays %s (%s); value %+.2f for it, %d simulations in %.1fs\n", e.cfg.Name, pos.Hodges(m), pos.MoveString(m),
+		h.say("%s plays %s (%s); value %+.2f for it, %d simulations in %.1fs\n", e.Cfg.Name, pos.Hodges(m), pos.MoveString(m),
 			res.RootValue, res.Simulations, time.Since(start).Seconds())
 		e.game.Play(m)
 		moved = true

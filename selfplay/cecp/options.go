@@ -7,27 +7,17 @@ import (
 	"chuzero/rules"
 )
 
-// config returns the rules of variant v with the configured and GUI
-// options applied (those the variant has).
-func (e *Engine) config(v rules.VariantID) rules.Config {
-	c := rules.DefaultConfig(v)
-	for _, a := range e.cfg.Rules {
-		c.SetAssignment(a) // options of other variants do not apply
-	}
-	for name, value := range e.options {
-		if hachu, ok := hachuOptions[name]; ok {
-			if v == rules.Chu {
-				cur, _ := c.Value(hachu.option)
-				c.Set(hachu.option, hachu.value(value == "1", cur))
-			}
-			continue
+// config returns the rules config of variant v with the configured and
+// GUI options applied (those the variant has; HaChu's names mapped).
+func (e *Engine) config(v rules.VariantID) (rules.Config, error) {
+	return e.RulesConfig(v, func(c *rules.Config, v rules.VariantID, name, value string) bool {
+		hachu, ok := hachuOptions[name]
+		if ok && v == rules.Chu {
+			cur, _ := c.Value(hachu.option)
+			c.Set(hachu.option, hachu.value(value == "1", cur))
 		}
-		c.Set(name, value)
-	}
-	if c.Validate() != nil {
-		return rules.DefaultConfig(v)
-	}
-	return c
+		return ok
+	})
 }
 
 // hachuOptions are HaChu's engine options that carry rules, offered under
@@ -57,24 +47,24 @@ var hachuOptions = map[string]struct {
 // features answers protover.
 func (e *Engine) features() {
 	var names []string
-	for _, v := range e.variants {
+	for _, v := range e.Cfg.Variants {
 		d, _ := rules.Describe(v)
 		names = append(names, d.XBoard)
 	}
-	e.send(`feature myname="%s" variants="%s"`, e.cfg.Name, strings.Join(names, ","))
-	e.send("feature setboard=1 usermove=1 ping=1 memory=1 playother=1 colors=0 sigint=0 sigterm=0 reuse=1 analyze=0 draw=0 name=0 time=1 san=0 debug=1 exclude=0 highlight=0")
-	if e.offers(rules.Chu) {
-		c := e.config(rules.Chu)
+	e.Send(`feature myname="%s" variants="%s"`, e.Cfg.Name, strings.Join(names, ","))
+	e.Send("feature setboard=1 usermove=1 ping=1 memory=1 playother=1 colors=0 sigint=0 sigterm=0 reuse=1 analyze=1 draw=0 name=0 time=1 san=0 debug=1 exclude=0 highlight=0")
+	if e.Offers(rules.Chu) {
+		c, _ := e.config(rules.Chu)
 		rep, _ := c.Value("Repetition")
 		prom, _ := c.Value("PromotionRule")
 		cs, _ := c.Value("CounterStrike")
-		e.send(`feature option="Allow repeats -check %d"`, b2i(rep != "Forbid"))
-		e.send(`feature option="Promote on entry -check %d"`, b2i(prom != "Hodges"))
-		e.send(`feature option="Okazaki rule -check %d"`, b2i(cs == "Okazaki"))
+		e.Send(`feature option="Allow repeats -check %d"`, b2i(rep != "Forbid"))
+		e.Send(`feature option="Promote on entry -check %d"`, b2i(prom != "Hodges"))
+		e.Send(`feature option="Okazaki rule -check %d"`, b2i(cs == "Okazaki"))
 	}
 	seen := map[string]bool{}
-	for _, v := range e.variants {
-		c := e.config(v)
+	for _, v := range e.Cfg.Variants {
+		c, _ := e.config(v)
 		for _, o := range rules.Options(v) {
 			if seen[o.Name] {
 				continue
@@ -83,7 +73,7 @@ func (e *Engine) features() {
 			cur, _ := c.Value(o.Name)
 			if o.Name == "MaxPlies" {
 				n, _ := strconv.Atoi(cur)
-				e.send(`feature option="MaxPlies -spin %d 0 100000"`, n)
+				e.Send(`feature option="MaxPlies -spin %d 0 100000"`, n)
 				continue
 			}
 			var vals []string
@@ -93,13 +83,14 @@ func (e *Engine) features() {
 				}
 				vals = append(vals, val)
 			}
-			e.send(`feature option="%s -combo %s"`, o.Name, strings.Join(vals, " /// "))
+			e.Send(`feature option="%s -combo %s"`, o.Name, strings.Join(vals, " /// "))
 		}
 	}
-	sims := e.cfg.Budget.Simulations
-	e.send(`feature option="Simulations -spin %d 0 100000000"`, sims)
-	e.send(`feature option="Avoid royal en prise -check %d"`, b2i(!e.allowEnPrise))
-	e.send("feature done=1")
+	sims := e.Cfg.Budget.Simulations
+	e.Send(`feature option="Simulations -spin %d 0 100000000"`, sims)
+	e.Send(`feature option="Avoid royal en prise -check %d"`, b2i(!e.AllowEnPrise))
+	e.Send(`feature option="MultiPV -spin %d 1 500"`, e.MultiPV)
+	e.Send("feature done=1")
 }
 
 func b2i(b bool) int {
@@ -115,51 +106,50 @@ func (e *Engine) setOption(arg, line string) {
 	name, value, ok := strings.Cut(arg, "=")
 	name, value = strings.TrimSpace(name), strings.TrimSpace(value)
 	if !ok || name == "" {
-		e.send("Error (bad option): %s", line)
+		e.Send("Error (bad option): %s", line)
 		return
 	}
 	if name == "Simulations" {
 		n, err := strconv.Atoi(value)
 		if err != nil || n < 0 {
-			e.send("Error (bad option value): %s", line)
+			e.Send("Error (bad option value): %s", line)
 			return
 		}
-		e.cfg.Budget.Simulations = n
-		if e.cfg.Budget.Time == 0 && n == 0 {
-			e.cfg.Budget.Simulations = 1
+		e.Cfg.Budget.Simulations = n
+		if e.Cfg.Budget.Time == 0 && n == 0 {
+			e.Cfg.Budget.Simulations = 1
+		}
+		return
+	}
+	if name == "MultiPV" {
+		n, err := strconv.Atoi(value)
+		if err != nil || n < 1 || n > 500 {
+			e.Send("Error (bad option value): %s", line)
+			return
+		}
+		e.MultiPV = n
+		if e.analyzing {
+			e.Stop(true) // and analyse again with the lines asked for
 		}
 		return
 	}
 	if name == "Avoid royal en prise" {
 		if value != "0" && value != "1" {
-			e.send("Error (bad option value): %s", line)
+			e.Send("Error (bad option value): %s", line)
 			return
 		}
-		e.allowEnPrise = value == "0"
+		e.AllowEnPrise = value == "0"
 		return
 	}
 	if _, ok := hachuOptions[name]; ok {
 		if value != "0" && value != "1" {
-			e.send("Error (bad option value): %s", line)
+			e.Send("Error (bad option value): %s", line)
 			return
 		}
-		e.options[name] = value
+		e.Options[name] = value
 		return
 	}
-	known := false
-	for _, v := range e.variants {
-		c := rules.DefaultConfig(v)
-		if err := c.Set(name, value); err == nil && c.Validate() == nil {
-			known = true
-		}
+	if err := e.SetRulesOption(name, value); err != nil {
+		e.Send("Error (unknown option or value): %s", line)
 	}
-	if !known {
-		e.send("Error (unknown option or value): %s", line)
-		return
-	}
-	if name == "MaxPlies" && value == "0" {
-		delete(e.options, name)
-		return
-	}
-	e.options[name] = value
 }

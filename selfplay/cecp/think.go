@@ -3,147 +3,184 @@ package cecp
 import (
 	"context"
 	"errors"
-	"math"
-	"time"
+	"fmt"
+	"strings"
 
 	"chuzero/mcts"
 	"chuzero/rules"
+	"chuzero/selfplay/engine"
 )
+
+// mode is what a search is for.
+type mode int
+
+const (
+	playing   mode = iota // the engine's move
+	pondering             // the position after the expected reply ("hard")
+	analysis              // "analyze": the current position, until "exit"
+)
+
+// note is the Tag of a search.
+type note struct {
+	mode   mode
+	expect rules.Move // pondering: the reply expected
+	hit    bool       // playing: the reply came as expected, on a pondered tree
+}
+
+// searchNote returns what the search in progress is for (ok false: none).
+func (e *Engine) searchNote() (n note, ok bool) {
+	t := e.Thinking()
+	if t == nil {
+		return note{}, false
+	}
+	n, _ = t.Tag.(note)
+	return n, true
+}
 
 // maybeThink starts a search if the engine is to move.
 func (e *Engine) maybeThink(ctx context.Context) {
-	if e.force || e.thinking != nil || e.badPos || e.game.Result().Over() || e.game.Position().SideToMove() != e.engineSide {
+	n := note{mode: playing}
+	if e.pondered != rules.NoMove {
+		n.hit = e.game.Len() > 0 && e.game.MoveAt(e.game.Len()-1) == e.pondered
+		e.pondered = rules.NoMove
+	}
+	if e.analyzing || e.force || e.Thinking() != nil || e.badPos || e.game.Result().Over() || e.game.Position().SideToMove() != e.engineSide {
 		return
 	}
 	b := e.budget()
-	e.player.Budget = b
-	e.player.MaxNodes = 0
-	if e.memoryMB > 0 {
-		e.player.MaxNodes = e.memoryMB << 20 / mcts.NodeBytes
-	}
-	tctx, cancel := context.WithCancel(ctx)
-	t := &thought{cancel: cancel, done: make(chan thinkResult, 1)}
-	e.thinking = t
-	g := e.game
-	player := e.player
-	go func() {
-		start := time.Now()
-		res, err := player.Think(tctx, g)
-		t.done <- thinkResult{res: res, err: err, dur: time.Since(start)}
-	}()
+	bounds := engine.Bounds{Think: b.Time, Sims: b.Simulations, MaxNodes: e.maxNodes()}
+	e.Think(ctx, e.game, bounds, n, e.reporter(false))
 }
 
-// budget returns the next search's bounds: the clock's share of time (st,
-// or level with time), the simulation cap (configured budget, sd).
-func (e *Engine) budget() mcts.Budget {
-	b := mcts.Budget{Simulations: e.cfg.Budget.Simulations}
-	switch {
-	case e.moveTime > 0:
-		b.Time = e.moveTime * 95 / 100
-	case e.clockKnown:
-		togo := 40
-		if e.mps > 0 {
-			played := e.game.Len() / 2
-			togo = e.mps - played%e.mps
-		}
-		t := e.clock/time.Duration(togo) + e.inc*9/10
-		t = min(t, e.clock/2-50*time.Millisecond)
-		b.Time = max(t, 20*time.Millisecond)
-	case e.cfg.Budget.Time > 0:
-		b.Time = e.cfg.Budget.Time
-	}
-	if e.depth > 0 {
-		cap := 100 * e.depth
-		if b.Simulations == 0 || cap < b.Simulations {
-			b.Simulations = cap
-		}
-	}
-	if b.Time == 0 {
-		// untimed: still chunked, so "?" can stop it
-		b.Time = 24 * time.Hour
-	}
-	return b
-}
-
-// stopThinking cancels a search; discard drops its move.
-func (e *Engine) stopThinking(discard bool) {
-	if e.thinking == nil {
+// analyze starts the analysis of the current position (on a copy: the
+// GUI's commands may read the game meanwhile).
+func (e *Engine) analyze(ctx context.Context) {
+	if e.badPos || e.game.Result().Over() {
 		return
 	}
-	e.thinking.discard = discard
-	e.thinking.cancel()
-	r := <-e.thinking.done
-	e.finishThinking(r)
+	e.stat.Store(nil)
+	bounds := engine.Bounds{MaxNodes: e.maxNodes(), Endless: true}
+	e.Think(ctx, e.game.Clone(), bounds, note{mode: analysis}, e.reporter(true))
 }
 
-// finishThinking plays and announces the move of a finished search.
-func (e *Engine) finishThinking(r thinkResult) {
-	t := e.thinking
-	e.thinking = nil
-	t.cancel()
-	if t.discard {
+// maybePonder starts thinking on the reply the principal variation o
+// expects after the engine's move, if pondering is on.
+func (e *Engine) maybePonder(ctx context.Context, played rules.Move, o engine.Outcome) {
+	if !e.ponder || e.force || e.game.Result().Over() || len(o.Lines) == 0 {
 		return
+	}
+	pv := o.Lines[0].Moves
+	if len(pv) < 2 || pv[0] != played {
+		return
+	}
+	g := e.game.Clone()
+	if g.Play(pv[1]) != nil || g.Result().Over() {
+		return
+	}
+	bounds := engine.Bounds{MaxNodes: e.maxNodes(), Endless: true}
+	e.Think(ctx, g, bounds, note{mode: pondering, expect: pv[1]}, e.reporter(false))
+}
+
+// reporter returns the progress callback of a search: thinking output if
+// post is on (or always, for analysis), and the "stat01" line.
+func (e *Engine) reporter(always bool) func(engine.Progress) {
+	return func(p engine.Progress) {
+		if always || e.post.Load() {
+			e.sendThinking(p)
+		}
+		if always {
+			e.stat.Store(statLine(p))
+		}
+	}
+}
+
+// sendThinking sends the thinking output of p: a line "depth score time
+// nodes pv" per line of the search (time in centiseconds, score in
+// centipawns, or 100000+N for a mate in N moves, -100000-N mated).
+func (e *Engine) sendThinking(p engine.Progress) {
+	for _, l := range p.Lines {
+		score := engine.Centipawns(l.Value)
+		if l.Mate != 0 {
+			moves := (abs(l.Mate) + 1) / 2
+			score = 100000 + moves
+			if l.Mate < 0 {
+				score = -score
+			}
+		}
+		e.Send("%d %d %d %d %s", max(len(l.Moves), 1), score, p.Elapsed.Milliseconds()/10, p.Sims, moveLine(p.Game.Position(), l.Moves))
+	}
+}
+
+// statLine returns the answer to "." for p: "stat01: time nodes depth
+// movesleft movestotal bestmove".
+func statLine(p engine.Progress) *string {
+	best := ""
+	depth := 0
+	if len(p.Lines) > 0 && len(p.Lines[0].Moves) > 0 {
+		best = " " + p.Game.Position().MoveString(p.Lines[0].Moves[0])
+		depth = len(p.Lines[0].Moves)
+	}
+	s := fmt.Sprintf("stat01: %d %d %d 0 %d%s", p.Elapsed.Milliseconds()/10, p.Sims, depth, len(p.Game.LegalMoves()), best)
+	return &s
+}
+
+// moveLine writes moves from pos in machine notation.
+func moveLine(from *rules.Position, moves []rules.Move) string {
+	pos := *from
+	text := make([]string, len(moves))
+	for i, m := range moves {
+		text[i] = pos.MoveString(m)
+		pos.Make(m)
+	}
+	return strings.Join(text, " ")
+}
+
+func abs(n int) int { return max(n, -n) }
+
+// Finish implements engine.Handler: it plays and announces the move of a
+// finished search, then ponders if it should. Pondering and analysis end
+// only when stopped, and play nothing.
+func (h *handler) Finish(ctx context.Context, o engine.Outcome) {
+	e := (*Engine)(h)
+	n, _ := o.Tag.(note)
+	if n.mode != playing {
+		if o.Err != nil && !errors.Is(o.Err, context.Canceled) {
+			e.Cfg.Log.Warn("cecp: search failed", "err", o.Err)
+		}
+		return
+	}
+	if n.hit {
+		e.Cfg.Log.Debug("cecp: ponder hit", "playouts", o.Sims, "kept", o.RootVisits-o.Sims)
 	}
 	var m rules.Move
 	switch {
-	case r.err == nil && r.res != nil:
-		m = r.res.Best
-	case errors.Is(r.err, mcts.ErrGameOver):
+	case o.Err == nil && o.Res != nil:
+		m = o.Res.Best
+	case errors.Is(o.Err, mcts.ErrGameOver):
 		return
 	default: // stopped before any result: the first legal move rather than none
-		e.cfg.Log.Warn("cecp: search failed; playing the first legal move", "err", r.err)
+		e.Cfg.Log.Warn("cecp: search failed; playing the first legal move", "err", o.Err)
 		moves := e.game.LegalMoves()
 		if len(moves) == 0 {
 			return
 		}
 		m = moves[0]
 	}
-	if r.res != nil && !e.allowEnPrise {
-		m = SafeMove(e.game, r.res, m)
+	if o.Res != nil && !e.AllowEnPrise {
+		m = engine.SafeMove(e.game, o.Res, m)
 	}
 	text := e.game.Position().MoveString(m)
-	if e.post && r.res != nil {
-		score := int(math.Round(100 * r.res.RootValue))
-		e.send("%d %d %d %d %s", 1, score, r.dur.Milliseconds()/10, r.res.Simulations, text)
+	if e.post.Load() && o.Res != nil {
+		e.sendThinking(o.Progress)
 	}
 	if err := e.game.Play(m); err != nil {
-		e.cfg.Log.Error("cecp: the search chose an illegal move", "move", text, "err", err)
+		e.Cfg.Log.Error("cecp: the search chose an illegal move", "move", text, "err", err)
 		return
 	}
-	e.send("move %s", text)
+	e.Send("move %s", text)
 	if res := e.game.Result(); res.Over() {
-		e.send("%s {%s}", res.PGN(), res)
+		e.Send("%s {%s}", res.PGN(), res)
+		return
 	}
-}
-
-// SafeMove returns the search's choice best in g unless it leaves one of
-// the mover's royals attacked while another move does not: then the most
-// visited of those. Chu has no rule against it (the King is simply
-// taken), but XBoard, testing legality, forfeits such a move, and it is a
-// blunder anyway. Variants with a check rule already forbid it.
-func SafeMove(g *rules.Game, res *mcts.Result, best rules.Move) rules.Move {
-	if g.Rules().Variant().CheckRule != rules.NoCheck || !exposes(g, best) {
-		return best
-	}
-	pick, visits := best, int32(-1)
-	for i, m := range res.Moves {
-		if res.Visits[i] > visits && !exposes(g, m) {
-			pick, visits = m, res.Visits[i]
-		}
-	}
-	return pick
-}
-
-// exposes reports whether m leaves a royal of the mover attacked.
-func exposes(g *rules.Game, m rules.Move) bool {
-	pos := *g.Position()
-	me := pos.SideToMove()
-	pos.Make(m)
-	var buf [4]rules.Square
-	for _, sq := range pos.RoyalSquares(buf[:0], me) {
-		if pos.Attacked(sq, me.Other()) {
-			return true
-		}
-	}
-	return false
+	e.maybePonder(ctx, m, o)
 }

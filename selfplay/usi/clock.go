@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"chuzero/rules"
+	"chuzero/selfplay/engine"
 )
 
 // limits are the arguments of "go".
@@ -20,6 +21,7 @@ type limits struct {
 	clock    bool // btime or wtime given
 	infinite bool
 	ponder   bool
+	mate     bool // "go mate": answered with checkmate, not bestmove
 }
 
 // parseGo reads the arguments of "go".
@@ -35,20 +37,30 @@ func parseGo(arg string) (limits, error) {
 		case "ponder":
 			l.ponder = true
 			continue
-		case "mate": // "go mate N": searched as infinite
-			l.infinite = true
-			if i+1 < len(f) {
+		case "mate": // "go mate MS|infinite": a mate search
+			l.mate = true
+			if i+1 < len(f) && f[i+1] == "infinite" {
+				l.infinite = true
 				i++
+				continue
 			}
+			if i+1 < len(f) {
+				if n, err := strconv.ParseInt(f[i+1], 10, 64); err == nil && n > 0 && n < 1<<40 {
+					l.movetime = time.Duration(n) * time.Millisecond
+					i++
+					continue
+				}
+			}
+			l.infinite = true // no time given: until stop
 			continue
 		}
 		if i+1 >= len(f) {
-			return l, fmt.Errorf("go: %s without a value", clip(key))
+			return l, fmt.Errorf("go: %s without a value", engine.Clip(key))
 		}
 		i++
 		n, err := strconv.ParseInt(f[i], 10, 64)
 		if err != nil || n < -1<<40 || n > 1<<40 {
-			return l, fmt.Errorf("go: bad %s %q", clip(key), clip(f[i]))
+			return l, fmt.Errorf("go: bad %s %q", engine.Clip(key), engine.Clip(f[i]))
 		}
 		ms := time.Duration(max(n, 0)) * time.Millisecond
 		switch key {
@@ -66,7 +78,7 @@ func parseGo(arg string) (limits, error) {
 		case "depth": // tree search has no depth: 100 playouts a ply
 			l.depth = int(min(max(n, 1), 1<<20))
 		default:
-			return l, fmt.Errorf("go: unknown argument %s", clip(key))
+			return l, fmt.Errorf("go: unknown argument %s", engine.Clip(key))
 		}
 	}
 	return l, nil

@@ -3,56 +3,42 @@ package usi
 import (
 	"context"
 	"errors"
-	"runtime/debug"
 	"strings"
 
 	"chuzero/rules"
+	"chuzero/selfplay/engine"
 )
 
-// handle runs one command; it reports "quit".
-func (e *Engine) handle(ctx context.Context, line string) (quit bool) {
-	defer func() {
-		if p := recover(); p != nil { // never crash on input: report and carry on
-			e.cfg.Log.Error("usi: internal error", "command", line, "panic", p, "stack", string(debug.Stack()))
-			e.sendError("internal error: %s", clip(line))
-		}
-	}()
-	line = strings.TrimSpace(line)
-	if line == "" {
-		return false
-	}
-	e.cfg.Log.Debug("usi <", "line", line)
-	cmd, arg, _ := strings.Cut(line, " ")
-	arg = strings.TrimSpace(arg)
+// Handle implements engine.Handler: it runs one command.
+func (s *handler) Handle(ctx context.Context, cmd, arg, line string) (quit bool) {
+	e := (*Engine)(s)
 	switch cmd { // the commands that may come during a search
 	case "isready":
-		e.send("readyok")
+		e.Send("readyok")
 		return false
 	case "stop":
-		if e.thinking != nil {
-			e.thinking.cancel()
-		}
+		e.Cancel()
 		return false
 	case "ponderhit":
 		e.ponderHit(ctx)
 		return false
 	case "quit":
-		e.stopThinking(true)
+		e.Stop(true)
 		return true
 	case "gameover":
-		e.stopThinking(true)
+		e.Stop(true)
 		return false
 	}
 	// the rest: a search in progress ends first, with its bestmove (a GUI
 	// should have sent stop)
-	e.stopThinking(false)
+	e.Stop(false)
 	switch cmd {
 	case "usi":
 		e.identify()
 	case "setoption":
 		e.setOption(arg)
 	case "usinewgame":
-		if err := e.newPlayer(); err != nil {
+		if err := e.NewPlayer(); err != nil {
 			e.sendError("%v", err)
 		}
 	case "position":
@@ -60,17 +46,9 @@ func (e *Engine) handle(ctx context.Context, line string) (quit bool) {
 	case "go":
 		e.goCommand(ctx, arg)
 	default:
-		e.sendError("unknown command: %s", clip(line))
+		e.sendError("unknown command: %s", line)
 	}
 	return false
-}
-
-// clip shortens s for an error message.
-func clip(s string) string {
-	if len(s) > 200 {
-		return s[:200] + "..."
-	}
-	return s
 }
 
 // setPosition handles "position startpos|sfen SFEN [moves M...]". A
@@ -101,19 +79,19 @@ func (e *Engine) setPosition(arg string) {
 		}
 		rest = f[n:]
 	default:
-		e.sendError("position: want startpos or sfen: %s", clip(arg))
+		e.sendError("position: want startpos or sfen: %s", engine.Clip(arg))
 		return
 	}
 	if len(rest) > 0 {
 		if rest[0] != "moves" {
-			e.sendError("position: want moves after the position, got %s", clip(rest[0]))
+			e.sendError("position: want moves after the position, got %s", engine.Clip(rest[0]))
 			return
 		}
 		rest = rest[1:]
 	}
 	for i, text := range rest {
 		if g.Result().Over() {
-			e.sendError("move %d %s: the game is over (%s)", i+1, clip(text), g.Result())
+			e.sendError("move %d %s: the game is over (%s)", i+1, engine.Clip(text), g.Result())
 			return
 		}
 		m, err := parseMove(g, text)
@@ -121,7 +99,7 @@ func (e *Engine) setPosition(arg string) {
 			err = g.Play(m)
 		}
 		if err != nil {
-			e.sendError("illegal move %d %s in %s: %v", i+1, clip(text), g.Position().SFEN(), err)
+			e.sendError("illegal move %d %s in %s: %v", i+1, engine.Clip(text), g.Position().SFEN(), err)
 			return
 		}
 	}

@@ -2,7 +2,6 @@ package usi
 
 import (
 	"context"
-	"math"
 	"math/rand/v2"
 	"strconv"
 	"strings"
@@ -11,6 +10,7 @@ import (
 
 	"chuzero/mcts"
 	"chuzero/rules"
+	"chuzero/selfplay/engine"
 )
 
 func TestHandshake(t *testing.T) {
@@ -42,12 +42,15 @@ func TestHandshake(t *testing.T) {
 	g := rules.NewGame(rules.MustNew(rules.DefaultConfig(rules.Sho)).StartPosition())
 	playUSI(t, g, move)
 	last := info[len(info)-1]
-	f := strings.Fields(last)
-	if len(f) < 14 || f[1] != "depth" || f[3] != "nodes" || f[4] != "24" || f[5] != "nps" || f[7] != "time" || f[9] != "score" || f[10] != "cp" || f[12] != "pv" || f[13] != move {
+	f, pv := parseInfo(t, last)
+	if f["nodes"] != "24" || f["nps"] == "" || f["time"] == "" || f["cp"] == "" || len(pv) == 0 || pv[0] != move {
 		t.Errorf("info line %q for bestmove %s", last, move)
 	}
-	if depth := f[2]; depth != strconv.Itoa(len(f)-13) {
-		t.Errorf("depth %s, pv of %d moves: %q", depth, len(f)-13, last)
+	if depth := f["depth"]; depth != strconv.Itoa(len(pv)) {
+		t.Errorf("depth %s, pv of %d moves: %q", depth, len(pv), last)
+	}
+	if sel, _ := strconv.Atoi(f["seldepth"]); sel < len(pv) {
+		t.Errorf("seldepth %d, pv of %d moves: %q", sel, len(pv), last)
 	}
 	s.send("quit")
 	if err := <-s.done; err != nil {
@@ -119,16 +122,16 @@ func TestMultiPV(t *testing.T) {
 	seen := map[string]bool{}
 	r := rules.MustNew(rules.DefaultConfig(rules.Sho))
 	for k, l := range info[len(info)-3:] {
-		f := strings.Fields(l)
-		if len(f) < 16 || f[1] != "multipv" || f[2] != strconv.Itoa(k+1) || f[14] != "pv" {
+		f, pv := parseInfo(t, l)
+		if f["multipv"] != strconv.Itoa(k+1) || len(pv) == 0 {
 			t.Fatalf("line %d: %q", k+1, l)
 		}
-		if seen[f[15]] || (k == 0 && f[15] != move) {
+		if seen[pv[0]] || (k == 0 && pv[0] != move) {
 			t.Errorf("line %d %q, bestmove %s", k+1, l, move)
 		}
-		seen[f[15]] = true
+		seen[pv[0]] = true
 		g := rules.NewGame(r.StartPosition())
-		for _, m := range f[15:] {
+		for _, m := range pv {
 			playUSI(t, g, m)
 		}
 	}
@@ -155,7 +158,7 @@ func TestBadInput(t *testing.T) {
 		s.send(bad)
 		out := s.sync()
 		if len(out) != 1 || !strings.HasPrefix(out[0], "info string error ") {
-			t.Errorf("%q: %q", clip(bad), out)
+			t.Errorf("%q: %q", engine.Clip(bad), out)
 		}
 	}
 	// a refused position leaves none: go resigns rather than leave the
@@ -221,17 +224,6 @@ func FuzzEngine(f *testing.F) {
 	})
 }
 
-func TestCentipawns(t *testing.T) {
-	for _, c := range []struct {
-		v  float64
-		cp int
-	}{{0, 0}, {0.5, 220}, {-0.5, -220}, {1, 3000}, {-1, -3000}, {2, 3000}, {math.NaN(), 0}, {math.Tanh(0.25), 100}} {
-		if got := Centipawns(c.v); got != c.cp {
-			t.Errorf("Centipawns(%v) = %d, want %d", c.v, got, c.cp)
-		}
-	}
-}
-
 func TestThinkTime(t *testing.T) {
 	ms := time.Millisecond
 	for _, c := range []struct {
@@ -281,4 +273,39 @@ func lastPass(g *rules.Game) string {
 		replay.Play(m)
 	}
 	return text
+}
+
+// parseInfo reads an info line: its numbers by key ("score cp N" as
+// "cp", "score mate N" as "mate") and its pv. Keys out of USI's order or
+// unknown fail the test.
+func parseInfo(t *testing.T, line string) (map[string]string, []string) {
+	t.Helper()
+	f := strings.Fields(line)
+	if len(f) == 0 || f[0] != "info" {
+		t.Fatalf("not an info line: %q", line)
+	}
+	order := []string{"multipv", "depth", "seldepth", "nodes", "nps", "time", "score"}
+	got := map[string]string{}
+	at := 0
+	for i := 1; i < len(f); i += 2 {
+		if f[i] == "pv" {
+			return got, f[i+1:]
+		}
+		for at < len(order) && order[at] != f[i] {
+			at++
+		}
+		if at == len(order) || i+1 >= len(f) {
+			t.Fatalf("info line %q: unexpected %q", line, f[i])
+		}
+		if f[i] == "score" {
+			if i+2 >= len(f) || (f[i+1] != "cp" && f[i+1] != "mate") {
+				t.Fatalf("info line %q: bad score", line)
+			}
+			got[f[i+1]] = f[i+2]
+			i++
+			continue
+		}
+		got[f[i]] = f[i+1]
+	}
+	return got, nil
 }

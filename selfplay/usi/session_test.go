@@ -10,6 +10,7 @@ import (
 
 	"chuzero/mcts"
 	"chuzero/rules"
+	"chuzero/selfplay/engine"
 )
 
 // session drives an engine through a pipe, as a GUI or the Lishogi-Bot
@@ -59,7 +60,7 @@ func (s *session) send(lines ...string) {
 	s.t.Helper()
 	for _, l := range lines {
 		if _, err := io.WriteString(s.in, l+"\n"); err != nil {
-			s.t.Fatalf("send %q: %v", clip(l), err)
+			s.t.Fatalf("send %q: %v", engine.Clip(l), err)
 		}
 	}
 }
