@@ -18,11 +18,15 @@
 # Stage 2 (PGN): "chuzero arena" writes games.pgn; XBoard (no engine) loads
 #   each game and must read every move token as the PGN writes it.
 #   XBOARD_SMOKE_PGN=0 skips this stage; PGN=FILE loads FILE instead.
+# Stage 3 (analysis): XBoard in Analysis mode with chuzero as its engine:
+#   the engine must get "analyze", answer with thinking output and "."
+#   with stat01, never move, and XBoard's Engine output window must open
+#   (screenshot xboard-analysis.png). XBOARD_SMOKE_ANALYZE=0 skips it.
 #
 # Environment: OUT, PLIES (default 10), SIMS (default 32), TIMEOUT (seconds to
 #   wait for the moves, default 60), SECOND (another engine's command line as
 #   the second player, e.g. SECOND=hachu), XBOARD_SMOKE_REQUIRED,
-#   XBOARD_SMOKE_PGN, PGN.
+#   XBOARD_SMOKE_PGN, PGN, XBOARD_SMOKE_ANALYZE.
 # Output in OUTDIR: xboard-chu.png (root window), xboard-chu-window.png (the
 #   XBoard window), xboard-debug.txt, xboard-chu.pgn (XBoard's record of the
 #   game), engine1.log, engine2.log; for stage 2 games.pgn,
@@ -259,6 +263,37 @@ if [[ ${XBOARD_SMOKE_PGN:-1} != 0 ]]; then
   if ((${#pgn_problems[@]})); then
     fail "stage 2 (XBoard loading $pgn):"$'\n'"$(printf '  - %s\n' "${pgn_problems[@]}")"
   fi
+fi
+
+# --- stage 3: XBoard's analysis mode -----------------------------------------------
+if [[ ${XBOARD_SMOKE_ANALYZE:-1} != 0 ]]; then
+  adbg=$out/xboard-analyze-debug.txt
+  xboard "${xb_common[@]}" -firstChessProgram "$eng -seed 3 -log-file $tmp/engine3.log" -firstDirectory "$tmp" \
+    -mode Analysis -nameOfDebugFile "$adbg" >"$tmp/analyze-stderr.txt" 2>&1 &
+  xba=$!
+  pids+=("$xba")
+  think_re='^[0-9]+ <first : [0-9]+ -?[0-9]+ [0-9]+ [0-9]+ [a-l][0-9]+' # depth score time nodes pv
+  stat_re='^[0-9]+ <first : stat01: [0-9]+ [0-9]+ [0-9]+ [0-9]+ [0-9]+'
+  wait_for "$adbg" "$stat_re" 1 "$xba" >/dev/null
+  sleep 0.5
+  awid=$(xwininfo -root -tree 2>/dev/null | awk '/"Engine output": \("xboard" "Xboard"\)/ {print $1; exit}' || true)
+  [[ -n $awid ]] && import -window "$awid" "$out/xboard-analysis.png" 2>/dev/null || true
+  import -window root "$out/xboard-analysis-root.png" 2>/dev/null || true
+  stop_xboard "$xba" || true
+  cp "$tmp/engine3.log" "$out/" 2>/dev/null || true
+  a_problems=()
+  grep -q "^[0-9]* >first : analyze" "$adbg" || a_problems+=("XBoard never sent analyze")
+  grep -qE "$think_re" "$adbg" || a_problems+=("no thinking output from the engine in analysis mode")
+  grep -qE "$stat_re" "$adbg" || a_problems+=("no stat01 answer to '.'")
+  grep -qE "^[0-9]* <first : move " "$adbg" && a_problems+=("the engine moved while analysing")
+  bad=$(grep -nE -i '<first : (Error|tellusererror)|illegal' "$adbg" | head -3 || true)
+  [[ -z $bad ]] || a_problems+=("complaints:"$'\n'"$bad")
+  [[ -n $awid ]] || a_problems+=("XBoard opened no Engine output window")
+  if ((${#a_problems[@]})); then
+    fail "stage 3 (analysis):"$'\n'"$(printf '  - %s\n' "${a_problems[@]}")"
+  fi
+  line=$(grep -m1 -E "$think_re" "$adbg" | sed 's/^[0-9]* <first : //')
+  say "stage 3 OK: XBoard's Engine output window shows the analysis ($line), screenshot xboard-analysis.png"
 fi
 
 say "OK in $(elapsed)s: $seen engine moves through XBoard, screenshot $shot"

@@ -335,7 +335,9 @@ func TestRulesOptions(t *testing.T) {
 // without an internal error, whatever comes.
 func FuzzEngine(f *testing.F) {
 	for _, seed := range []string{"new\nvariant chu\nusermove f4f5", "setboard 6k5/12/12/12/12/12/12/12/12/12/12/5RK5 w - 1\nusermove f1f12",
-		"level 0 0:30 1\ntime 100\ngo", "variant heian\nforce\nusermove a3a4\nundo\nremove", "option MaxPlies=5\nnew\ngo", "usermove e4e5,e5e6\n?"} {
+		"level 0 0:30 1\ntime 100\ngo", "variant heian\nforce\nusermove a3a4\nundo\nremove", "option MaxPlies=5\nnew\ngo", "usermove e4e5,e5e6\n?",
+		"hard\npost\nusermove f4f5\nusermove f9f8\neasy", "analyze\n.\nusermove f4f5\nundo\noption MultiPV=3\nexit\ngo",
+		"post\nanalyze\nnew\nsetboard 6k5/12/12/12/12/12/12/12/12/12/12/5RK5 w - 1\n.\nexit"} {
 		f.Add(seed)
 	}
 	f.Fuzz(func(t *testing.T, script string) {

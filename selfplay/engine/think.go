@@ -76,6 +76,9 @@ func (c *Core) Think(ctx context.Context, g *rules.Game, b Bounds, tag any, repo
 	go func() {
 		o := search(tctx, player, g, b, multiPV, every, report)
 		if b.Endless {
+			if tctx.Err() == nil && o.Res != nil && report != nil {
+				report(o.Progress) // ended by a bound: its last word before the wait
+			}
 			<-tctx.Done()
 		}
 		o.Tag = tag
