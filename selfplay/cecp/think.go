@@ -96,9 +96,14 @@ func (e *Engine) reporter(always bool) func(engine.Progress) {
 
 // sendThinking sends the thinking output of p: a line "depth score time
 // nodes pv" per line of the search (time in centiseconds, score in
-// centipawns, or 100000+N for a mate in N moves, -100000-N mated).
+// centipawns, or 100000+N for a mate in N moves, -100000-N mated; nodes
+// the playouts, or with several lines (MultiPV) each line's visits).
 func (e *Engine) sendThinking(p engine.Progress) {
 	for _, l := range p.Lines {
+		nodes := p.Sims
+		if len(p.Lines) > 1 {
+			nodes = int(l.Visits)
+		}
 		score := engine.Centipawns(l.Value)
 		if l.Mate != 0 {
 			moves := (abs(l.Mate) + 1) / 2
@@ -107,7 +112,7 @@ func (e *Engine) sendThinking(p engine.Progress) {
 				score = -score
 			}
 		}
-		e.Send("%d %d %d %d %s", max(len(l.Moves), 1), score, p.Elapsed.Milliseconds()/10, p.Sims, moveLine(p.Game.Position(), l.Moves))
+		e.Send("%d %d %d %d %s", max(len(l.Moves), 1), score, p.Elapsed.Milliseconds()/10, nodes, moveLine(p.Game.Position(), l.Moves))
 	}
 }
 

@@ -121,6 +121,11 @@ func TestMultiPV(t *testing.T) {
 	}
 	seen := map[string]bool{}
 	r := rules.MustNew(rules.DefaultConfig(rules.Sho))
+	visits := info[len(info)-1]
+	info = info[:len(info)-1]
+	if f := strings.Fields(visits); len(f) != 9 || f[1] != "string" || f[2] != "visits" || f[3] != move {
+		t.Errorf("visits line %q", visits)
+	}
 	for k, l := range info[len(info)-3:] {
 		f, pv := parseInfo(t, l)
 		if f["multipv"] != strconv.Itoa(k+1) || len(pv) == 0 {

@@ -136,9 +136,12 @@ func usiLine(from *rules.Position, moves []rules.Move) string {
 
 // sendInfo sends the info lines of a search: depth is each line's
 // length, seldepth the deepest playout, nodes the playouts; "multipv K"
-// when there are several; the score "mate N" for a line that ends the game
-// decisively with the search sure of it (engine.MateValue), else "cp".
+// when there are several, then "info string visits M V ..." with each
+// line's first move and visits; the score "mate N" for a line that ends
+// the game decisively with the search sure of it (engine.MateValue), else
+// "cp".
 func (e *Engine) sendInfo(p engine.Progress) {
+	defer e.sendVisits(p)
 	ms := p.Elapsed.Milliseconds()
 	nps := int64(p.Sims) * 1000 / max(ms, 1)
 	for k, l := range p.Lines {
@@ -158,4 +161,19 @@ func (e *Engine) sendInfo(p engine.Progress) {
 		}
 		e.Send("%s", b.String())
 	}
+}
+
+// sendVisits sends the visits of the MultiPV lines' first moves.
+func (e *Engine) sendVisits(p engine.Progress) {
+	if len(p.Lines) < 2 {
+		return
+	}
+	var b strings.Builder
+	b.WriteString("info string visits")
+	for _, l := range p.Lines {
+		if len(l.Moves) > 0 {
+			fmt.Fprintf(&b, " %s %d", p.Game.Position().USI(l.Moves[0]), l.Visits)
+		}
+	}
+	e.Send("%s", b.String())
 }
