@@ -46,8 +46,8 @@ type GameInfo struct {
 	size int     // the line's length, without its newline
 }
 
-// end is when the game finished.
-func (g *GameInfo) end() time.Time {
+// Finished is when the game finished: its start and its duration.
+func (g *GameInfo) Finished() time.Time {
 	return g.Started.Add(time.Duration(g.Seconds * float64(time.Second)))
 }
 
@@ -205,7 +205,7 @@ func (x *index) rebuild() {
 		g.ID = id
 		byID[id] = g
 	}
-	sort.SliceStable(list, func(i, j int) bool { return list[i].end().After(list[j].end()) })
+	sort.SliceStable(list, func(i, j int) bool { return list[i].Finished().After(list[j].Finished()) })
 	x.list, x.byID = list, byID
 }
 

@@ -115,7 +115,7 @@ func status(t *report.TrainEntry, games []*GameInfo, ckpts []checkpoints.Entry, 
 		}
 		n++
 		plies += int64(g.Plies)
-		if e := g.end(); e.After(newest) {
+		if e := g.Finished(); e.After(newest) {
 			newest = e
 		}
 	}
@@ -148,7 +148,7 @@ func gamesPerHour(games []*GameInfo, newest time.Time) string {
 	var n int
 	oldest := newest
 	for _, g := range games {
-		e := g.end()
+		e := g.Finished()
 		if g.Kind != KindSelfPlay || e.Before(newest.Add(-time.Hour)) || g.Started.IsZero() {
 			continue
 		}

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"go.uber.org/goleak"
 
@@ -248,4 +249,36 @@ func treeState(t *testing.T, dir string) string {
 		return nil
 	})
 	return b.String()
+}
+
+// TestRewrittenMatchFile: a match rewrites its games file (here with its
+// lines reversed) after the index read it; a game still opens, from a
+// rescan, and is the game asked for.
+func TestRewrittenMatchFile(t *testing.T) {
+	dir := copyRun(t, rules.Sho)
+	cfg := DefaultConfig(dir)
+	cfg.Rescan = time.Hour // the index would not look again by itself
+	s, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := firstOfKind(t, s, KindEval)
+	var before GameView
+	getJSON(t, s, "/api/games/"+id, http.StatusOK, &before)
+	files, _ := filepath.Glob(filepath.Join(dir, "eval", "*", recordsFile))
+	b, _ := os.ReadFile(files[0])
+	lines := strings.SplitAfter(strings.TrimSuffix(string(b), "\n"), "\n")
+	lines[len(lines)-1] += "\n"
+	var reversed strings.Builder
+	for i := len(lines) - 1; i >= 0; i-- {
+		reversed.WriteString(lines[i])
+	}
+	if err := os.WriteFile(files[0], []byte(reversed.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var after GameView
+	getJSON(t, s, "/api/games/"+id, http.StatusOK, &after)
+	if after.Game.Index != before.Game.Index || len(after.Plies) != len(before.Plies) || after.Plies[len(after.Plies)-1].SFEN != before.Plies[len(before.Plies)-1].SFEN {
+		t.Errorf("game %s after the rewrite: index %d, %d plies; before %d, %d plies", id, after.Game.Index, len(after.Plies), before.Game.Index, len(before.Plies))
+	}
 }

@@ -44,15 +44,15 @@ const Board = (() => {
 
   function arrows(g, b, list, flip) {
     const defs = el("defs", {}, g);
-    const m = el("marker", { id: "head", viewBox: "0 0 10 10", refX: 6, refY: 5, markerWidth: 4, markerHeight: 4, orient: "auto-start-reverse" }, defs);
+    const m = el("marker", { id: "head", viewBox: "0 0 10 10", refX: 5, refY: 5, markerWidth: 2.6, markerHeight: 2.6, orient: "auto-start-reverse" }, defs);
     el("path", { d: "M0 0 L10 5 L0 10 Z", class: "arrowhead" }, m);
     const top = list.length ? list[0].p : 1;
     list.forEach((a, k) => {
       if (a.pass) return;
       const pts = [a.from, a.mid, a.to].filter(i => i >= 0).map(i => centre(b, i, flip));
-      const w = 2 + 8 * Math.sqrt(a.p / top);
+      const w = 3 + 7 * Math.sqrt(a.p / top);
       el("polyline", { class: "arrow" + (k === 0 ? " best" : ""), points: pts.map(p => p.join(",")).join(" "),
-        "stroke-width": w, "stroke-opacity": 0.35 + 0.55 * a.p / top, "marker-end": "url(#head)" }, g);
+        "stroke-width": w, opacity: 0.4 + 0.45 * a.p / top, "marker-end": "url(#head)" }, g);
     });
   }
 

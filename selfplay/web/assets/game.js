@@ -39,6 +39,7 @@
         tr.appendChild(td);
       }
       if (i === game.opening_plies) tr.classList.add("opening-end");
+      if (m.mid >= 0) tr.dataset.lion = "double";
       tr.addEventListener("click", () => show(i));
       tbody.appendChild(tr);
       rows.push(tr);
