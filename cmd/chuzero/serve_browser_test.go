@@ -46,7 +46,9 @@ func TestServeBrowser(t *testing.T) {
 	}
 	sctx, stopServe := context.WithCancel(context.Background())
 	addr, served := make(chan string, 1), make(chan error, 1)
-	go func() { served <- serveWeb(sctx, serveOptions{runDir: dir, addr: "127.0.0.1:0"}, func(a string) { addr <- a }) }()
+	go func() {
+		served <- serveWeb(sctx, serveOptions{runDir: dir, addr: "127.0.0.1:0"}, func(a string) { addr <- a })
+	}()
 	base := "http://" + <-addr
 	defer func() {
 		stopServe()

@@ -65,7 +65,9 @@ func TestServeCommand(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	addr := make(chan string, 1)
 	done := make(chan error, 1)
-	go func() { done <- serveWeb(ctx, serveOptions{runDir: dir, addr: "127.0.0.1:0"}, func(a string) { addr <- a }) }()
+	go func() {
+		done <- serveWeb(ctx, serveOptions{runDir: dir, addr: "127.0.0.1:0"}, func(a string) { addr <- a })
+	}()
 	base := "http://" + <-addr
 	client := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}, Timeout: 30 * time.Second}
 	fetch := func(path string) (int, string) {
