@@ -162,7 +162,7 @@ func TestBrowser(t *testing.T) {
 	}{{rules.Sho, 81}, {rules.Chu, 144}} {
 		dir := copyRun(t, tt.v)
 		cfg := DefaultConfig(dir)
-		cfg.Networks, cfg.Rescan, cfg.Poll = randomNetworks{}, 0, time.Second
+		cfg.Networks, cfg.Rescan, cfg.Redraw, cfg.Poll = randomNetworks{}, 0, 0, time.Second
 		s, err := New(cfg)
 		if err != nil {
 			t.Fatal(err)

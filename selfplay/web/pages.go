@@ -168,6 +168,8 @@ func (s *Server) apiPosition(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case errors.Is(err, errBadRequest):
 		s.fail(w, r, http.StatusBadRequest, err)
+	case errors.Is(err, errNoRules):
+		s.fail(w, r, http.StatusNotFound, err)
 	case err != nil:
 		s.fail(w, r, http.StatusInternalServerError, err)
 	default:

@@ -54,15 +54,19 @@ type Prior struct {
 }
 
 // errBadRequest marks a request the page cannot answer: a bad SFEN, an
-// unknown checkpoint.
-var errBadRequest = errors.New("bad request")
+// unknown checkpoint; errNoRules a run whose config.json does not say
+// which game it plays.
+var (
+	errBadRequest = errors.New("bad request")
+	errNoRules    = errors.New("no rules")
+)
 
 // position builds the position page's data for an SFEN ("" or "startpos":
 // the variant's start) and a checkpoint name ("": the newest).
 func (s *Server) position(ctx context.Context, sfen, ckpt string) (*PositionView, error) {
 	cfg := readRunConfig(s.run)
 	if cfg.err != nil {
-		return nil, cfg.err
+		return nil, fmt.Errorf("%w: %v", errNoRules, cfg.err)
 	}
 	r, err := rules.New(cfg.rules)
 	if err != nil {

@@ -82,7 +82,7 @@ func (s *Server) runView() *RunView {
 		v.Warnings = append(v.Warnings, err.Error())
 	}
 	v.Strength = strengthTable(strength)
-	key := fingerprint(run)
+	key := s.plots.version()
 	for _, p := range report.Plots() {
 		v.Plots = append(v.Plots, PlotRef{File: p.File, Heading: p.Heading, URL: "/plots/" + p.File + "?v=" + key})
 	}

@@ -23,14 +23,15 @@ type Config struct {
 	Metrics  prometheus.Gatherer // the serving process's metrics, shown on the run page (nil: none, a finished run)
 	Poll     time.Duration       // how often the run page refreshes its numbers
 	Rescan   time.Duration       // the games index looks for new or changed files at most this often (0: on every request)
+	Redraw   time.Duration       // the plots are drawn again at most this often (0: whenever the run changed)
 	Plots    report.Options      // size of the plots
 }
 
 // DefaultConfig returns the config of the UI of run directory dir: the
-// run page refreshes every 5 s, the index rescans at most every 2 s,
-// plots of 960×540 pixels.
+// run page refreshes every 5 s, the index rescans at most every 2 s, the
+// plots (960×540 pixels) are drawn again at most once a minute.
 func DefaultConfig(dir string) Config {
-	return Config{Run: dir, Poll: 5 * time.Second, Rescan: 2 * time.Second, Plots: report.DefaultOptions()}
+	return Config{Run: dir, Poll: 5 * time.Second, Rescan: 2 * time.Second, Redraw: time.Minute, Plots: report.DefaultOptions()}
 }
 
 // Validate reports a problem with c.
@@ -40,8 +41,8 @@ func (c Config) Validate() error {
 		return errors.New("web: no run directory")
 	case c.Poll < time.Second:
 		return fmt.Errorf("web: poll interval %v below a second", c.Poll)
-	case c.Rescan < 0:
-		return fmt.Errorf("web: negative rescan interval %v", c.Rescan)
+	case c.Rescan < 0 || c.Redraw < 0:
+		return fmt.Errorf("web: negative rescan or redraw interval (%v, %v)", c.Rescan, c.Redraw)
 	}
 	return c.Plots.Validate()
 }
@@ -63,7 +64,7 @@ func New(cfg Config) (*Server, error) {
 		return nil, err
 	}
 	run := checkpoints.Run{Dir: cfg.Run}
-	s := &Server{cfg: cfg, run: run, index: newIndex(run, cfg.Rescan), plots: &plotCache{run: run, opt: cfg.Plots}, mux: http.NewServeMux()}
+	s := &Server{cfg: cfg, run: run, index: newIndex(run, cfg.Rescan), plots: &plotCache{run: run, opt: cfg.Plots, every: cfg.Redraw}, mux: http.NewServeMux()}
 	static, err := fs.Sub(assets, "assets")
 	if err != nil {
 		return nil, err

@@ -108,6 +108,7 @@ func TestPages(t *testing.T) {
 				{"/api/games/" + self + "x", "application/json", 404, "no game"},
 				{"/api/position?sfen=notasfen", "application/json", 400, "bad request"},
 				{"/api/position?checkpoint=..%2F..%2Fconfig.json", "application/json", 400, `no checkpoint \"../../config.json\"`},
+				{"/api/position?checkpoint=", "application/json", 200, `"legal":`},
 				{"/plots/index.html", "text/html", 404, "no plot"},
 				{"/plots/..%2Fconfig.json", "text/html", 404, "no plot"},
 				{"/static/nothing.js", "text/plain", 404, "404"},
@@ -280,5 +281,29 @@ func TestRewrittenMatchFile(t *testing.T) {
 	getJSON(t, s, "/api/games/"+id, http.StatusOK, &after)
 	if after.Game.Index != before.Game.Index || len(after.Plies) != len(before.Plies) || after.Plies[len(after.Plies)-1].SFEN != before.Plies[len(before.Plies)-1].SFEN {
 		t.Errorf("game %s after the rewrite: index %d, %d plies; before %d, %d plies", id, after.Game.Index, len(after.Plies), before.Game.Index, len(before.Plies))
+	}
+}
+
+// TestEmptyRun: a run directory a command has just made (nothing in it
+// yet) shows empty pages; only the position page, which needs the run's
+// rules, says that config.json is missing.
+func TestEmptyRun(t *testing.T) {
+	s := newTestServer(t, t.TempDir())
+	for _, tt := range []struct {
+		path string
+		code int
+		want string
+	}{
+		{"/", 200, `data-key="games">0<`},
+		{"/api/run", 200, `"rows":null`},
+		{"/games", 200, "0 of 0 games"},
+		{"/api/games", 200, `"total":0`},
+		{"/position", 200, "no checkpoint"},
+		{"/api/position", 404, "the run has no config.json"},
+		{"/plots/game_length.png", 200, "\x89PNG"},
+	} {
+		if code, _, body := get(t, s, tt.path); code != tt.code || !strings.Contains(body, tt.want) {
+			t.Errorf("GET %s on an empty run = %d, want %d with %q\n%.300s", tt.path, code, tt.code, tt.want, body)
+		}
 	}
 }

@@ -184,6 +184,7 @@ func TestConfigValidate(t *testing.T) {
 		{func(c *Config) { c.Run = "" }, false},
 		{func(c *Config) { c.Poll = time.Millisecond }, false},
 		{func(c *Config) { c.Rescan = -time.Second }, false},
+		{func(c *Config) { c.Redraw = -time.Second }, false},
 		{func(c *Config) { c.Plots.Width = 5 }, false},
 	} {
 		c := DefaultConfig("runs/chu")
@@ -191,5 +192,32 @@ func TestConfigValidate(t *testing.T) {
 		if err := c.Validate(); (err == nil) != tt.ok {
 			t.Errorf("Validate(%+v) = %v, want ok %v", c, err, tt.ok)
 		}
+	}
+}
+
+// TestPlotCache: the plots are drawn again when the run changed, but not
+// within the redraw interval; the version in their URLs follows.
+func TestPlotCache(t *testing.T) {
+	dir := copyRun(t, rules.Sho)
+	for _, tt := range []struct {
+		every  time.Duration
+		redraw bool
+	}{{0, true}, {time.Hour, false}} {
+		c := &plotCache{run: checkpoints.Run{Dir: dir}, opt: report.DefaultOptions(), every: tt.every}
+		before, _, err := c.get(report.LossPlot)
+		v := c.version()
+		if err != nil || len(before) == 0 {
+			t.Fatalf("loss plot: %d bytes, %v", len(before), err)
+		}
+		if err := report.NewAppender(dir, report.TrainLog).Append(report.TrainEntry{Time: time.Now().UTC(), Step: 50, Loss: 9, PolicyLoss: 8, ValueLoss: 1}); err != nil {
+			t.Fatal(err)
+		}
+		after, _, _ := c.get(report.LossPlot)
+		if changed := string(after) != string(before); changed != tt.redraw || (c.version() != v) != tt.redraw {
+			t.Errorf("redraw every %v: plot changed %v, version %s -> %s; want a redraw %v", tt.every, changed, v, c.version(), tt.redraw)
+		}
+	}
+	if _, ok, _ := (&plotCache{}).get("../config.json"); ok {
+		t.Error("a name outside the report's plots was taken for a plot")
 	}
 }
