@@ -159,7 +159,7 @@ type positionPage struct {
 
 func (s *Server) pagePosition(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
-	s.render(w, http.StatusOK, "position", "position", positionPage{SFEN: q.Get("sfen"), Selected: q.Get("checkpoint"), Checkpoints: listNetworks(s.run)})
+	s.render(w, http.StatusOK, "position", "position", positionPage{SFEN: q.Get("sfen"), Selected: q.Get("checkpoint"), Checkpoints: s.nets.list()})
 }
 
 func (s *Server) apiPosition(w http.ResponseWriter, r *http.Request) {

@@ -80,7 +80,7 @@ func (s *Server) position(ctx context.Context, sfen, ckpt string) (*PositionView
 	}
 	p := g.Position()
 	v := &PositionView{SFEN: p.SFEN(), Side: p.SideToMove().String(), Board: newBoard(r), Squares: squares(p),
-		Legal: len(g.LegalMoves()), Checkpoints: listNetworks(s.run)}
+		Legal: len(g.LegalMoves()), Checkpoints: s.nets.list()}
 	if res := g.Result(); res.Over() {
 		v.Result = res.String()
 	}

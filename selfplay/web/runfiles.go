@@ -10,6 +10,8 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"sync"
+	"time"
 
 	"chuzero/checkpoints"
 	"chuzero/rules"
@@ -74,9 +76,26 @@ type networkEntry struct {
 	checkpoints.Entry
 }
 
-// listNetworks lists the run's checkpoints, newest first, then the pinned
-// ones. It only reads: the store is not opened (opening creates it).
-func listNetworks(run checkpoints.Run) []networkEntry {
+// networkList lists the checkpoints the position page offers. The step
+// of a pinned copy is read from the file once per version of it (a
+// checkpoint is read whole: megabytes).
+type networkList struct {
+	run checkpoints.Run
+
+	mu   sync.Mutex
+	pins map[string]pinned // by path
+}
+
+type pinned struct {
+	size int64
+	mod  time.Time
+	step int64
+}
+
+// list returns the run's checkpoints, newest first, then the pinned ones.
+// It only reads: the store is not opened (opening creates it).
+func (n *networkList) list() []networkEntry {
+	run := n.run
 	list, _ := (&checkpoints.Store{Dir: run.Checkpoints()}).List()
 	var out []networkEntry
 	for i := len(list) - 1; i >= 0; i-- {
@@ -87,11 +106,35 @@ func listNetworks(run checkpoints.Run) []networkEntry {
 		out = append(out, networkEntry{Label: "best: " + e.Name, Entry: named(e, "best")})
 	}
 	for _, name := range []string{"first", "previous"} {
-		if e, err := run.Pinned(name); err == nil {
-			out = append(out, networkEntry{Label: "anchor " + name + ": " + e.Name, Entry: named(e, name)})
+		if e, ok := n.pinned(name); ok {
+			out = append(out, networkEntry{Label: fmt.Sprintf("anchor %s: %s", name, checkpoints.Name(e.Step)), Entry: e})
 		}
 	}
 	return out
+}
+
+// pinned returns the anchor name's pinned copy, if there is one.
+func (n *networkList) pinned(name string) (checkpoints.Entry, bool) {
+	path := n.run.Anchor(name)
+	fi, err := os.Stat(path)
+	if err != nil {
+		return checkpoints.Entry{}, false
+	}
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	p, ok := n.pins[path]
+	if !ok || p.size != fi.Size() || !p.mod.Equal(fi.ModTime()) {
+		e, err := n.run.Pinned(name)
+		if err != nil {
+			return checkpoints.Entry{}, false
+		}
+		p = pinned{size: fi.Size(), mod: fi.ModTime(), step: e.Step}
+		if n.pins == nil {
+			n.pins = map[string]pinned{}
+		}
+		n.pins[path] = p
+	}
+	return checkpoints.Entry{Name: name, Step: p.step, Path: path, ModTime: p.mod, Size: p.size}, true
 }
 
 // named returns e under another name (a pinned copy keeps its step).

@@ -54,6 +54,7 @@ type Server struct {
 	run   checkpoints.Run
 	index *index
 	plots *plotCache
+	nets  *networkList
 	mux   *http.ServeMux
 }
 
@@ -64,7 +65,8 @@ func New(cfg Config) (*Server, error) {
 		return nil, err
 	}
 	run := checkpoints.Run{Dir: cfg.Run}
-	s := &Server{cfg: cfg, run: run, index: newIndex(run, cfg.Rescan), plots: &plotCache{run: run, opt: cfg.Plots, every: cfg.Redraw}, mux: http.NewServeMux()}
+	s := &Server{cfg: cfg, run: run, index: newIndex(run, cfg.Rescan), plots: &plotCache{run: run, opt: cfg.Plots, every: cfg.Redraw},
+		nets: &networkList{run: run}, mux: http.NewServeMux()}
 	static, err := fs.Sub(assets, "assets")
 	if err != nil {
 		return nil, err

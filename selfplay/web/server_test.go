@@ -14,6 +14,7 @@ import (
 
 	"go.uber.org/goleak"
 
+	"chuzero/checkpoints"
 	"chuzero/rules"
 )
 
@@ -305,5 +306,33 @@ func TestEmptyRun(t *testing.T) {
 		if code, _, body := get(t, s, tt.path); code != tt.code || !strings.Contains(body, tt.want) {
 			t.Errorf("GET %s on an empty run = %d, want %d with %q\n%.300s", tt.path, code, tt.code, tt.want, body)
 		}
+	}
+}
+
+// TestPinnedNetworks: the position page offers the pinned anchors and the
+// best checkpoint beside the store's, by name, with their steps.
+func TestPinnedNetworks(t *testing.T) {
+	dir := copyRun(t, rules.Chu)
+	run := checkpoints.Run{Dir: dir}
+	list, _ := (&checkpoints.Store{Dir: run.Checkpoints()}).List()
+	if err := run.Pin("first", list[1]); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := run.SetBest(list[2]); err != nil {
+		t.Fatal(err)
+	}
+	s := newTestServer(t, dir)
+	for _, tt := range []struct {
+		ckpt string
+		step int64
+	}{{"first", 2}, {"best", 4}, {"step-000000000", 0}} {
+		var v PositionView
+		getJSON(t, s, "/api/position?checkpoint="+tt.ckpt, http.StatusOK, &v)
+		if v.Network == nil || v.Network.Checkpoint != tt.ckpt || v.Network.Step != tt.step {
+			t.Errorf("checkpoint %s: %+v, want step %d", tt.ckpt, v.Network, tt.step)
+		}
+	}
+	if _, _, body := get(t, s, "/position"); !strings.Contains(body, "anchor first: step-000000002") || !strings.Contains(body, "best: step-000000004") {
+		t.Errorf("the position page's networks:\n%.2000s", body)
 	}
 }
