@@ -13,6 +13,15 @@ func (r *Rules) hodgesName(pc Piece) string {
 	return r.hodges[pc.Kind()]
 }
 
+// HodgesName returns the Hodges abbreviation of a piece ("Ln", "+DH"), or
+// "" for an empty square or a kind the rules do not have.
+func (r *Rules) HodgesName(pc Piece) string {
+	if !pc.IsPiece() || int(pc.Kind()) >= len(r.hodges) {
+		return ""
+	}
+	return r.hodges[pc.Kind()]
+}
+
 // Hodges returns m in Hodges notation, with the origin square added only
 // where it is needed to tell two moves apart.
 func (p *Position) Hodges(m Move) string {

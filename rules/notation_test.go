@@ -194,3 +194,31 @@ func TestGameZeroAllocs(t *testing.T) {
 		t.Errorf("Game Push/Undo allocates %.1f times per run", allocs)
 	}
 }
+
+func TestHodgesName(t *testing.T) {
+	chu, sho := rulesWith(t, Chu), rulesWith(t, Sho)
+	tests := []struct {
+		r    *Rules
+		fen  string // FEN spelling of a Sente piece
+		c    Color
+		want string
+	}{
+		{chu, "N", Sente, "Ln"},
+		{chu, "+D", Gote, "+DK"},
+		{chu, "+H", Sente, "+DH"},
+		{chu, "I", Gote, "GB"},
+		{sho, "E", Sente, "DE"},
+		{sho, "+P", Gote, "+P"},
+	}
+	for _, tt := range tests {
+		pc := MakePiece(tt.r.KindByFEN(tt.fen), tt.c)
+		if got := tt.r.HodgesName(pc); got != tt.want {
+			t.Errorf("%s HodgesName(%s, %v) = %q, want %q", tt.r.Variant().Name, tt.fen, tt.c, got, tt.want)
+		}
+	}
+	for _, pc := range []Piece{Empty, Wall, MakePiece(Kind(maxKinds-1), Sente)} {
+		if got := chu.HodgesName(pc); got != "" {
+			t.Errorf("HodgesName(%#x) = %q, want \"\"", pc, got)
+		}
+	}
+}

@@ -37,6 +37,11 @@ func runArena(args []string, stdout, stderr io.Writer) int {
 	defer a.close()
 	ctx, stop := signalContext(0)
 	defer stop()
+	stopWeb, err := serveArena(ctx, &o, log)
+	if err != nil {
+		return fail(err)
+	}
+	defer stopWeb()
 	err = a.play(ctx, &o, log, stdout)
 	if ctx.Err() != nil {
 		fmt.Fprintln(stderr, "chuzero arena: interrupted; the games finished so far are counted and saved")

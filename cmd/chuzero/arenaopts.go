@@ -1,15 +1,20 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
+	"net/http"
 	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
 
 	"chuzero/checkpoints"
 	"chuzero/mcts"
@@ -20,6 +25,8 @@ import (
 type arenaOptions struct {
 	vf                                          variantFlags
 	runDir, openings, out, engineLog, logFormat string
+	metricsAddr                                 string // where /metrics and the run's web UI are served ("off": nowhere)
+	metricsExplicit                             bool   // -metrics-addr was given: it must be free
 	games, conc, plies, batch, threads          int
 	budget                                      mcts.Budget // default of a search player; not yet validated
 	sprt                                        sprtFlag
@@ -50,6 +57,7 @@ func parseArenaFlags(args []string, stderr io.Writer) (o arenaOptions, code int,
 	fs.StringVar(&o.engineLog, "engine-log", "", "write the XBoard traffic of the engines to this file")
 	fs.BoolVar(&o.quiet, "quiet", false, "no line per game")
 	fs.StringVar(&o.logFormat, "log", "text", "log format on standard error: text or json")
+	fs.StringVar(&o.metricsAddr, "metrics-addr", "127.0.0.1:9464", "serve /metrics and, for a run directory, its web UI here (a free port if taken; off: none)")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "Usage: chuzero arena [flags] PLAYER PLAYER [PLAYER...]\n\n%s\n\nFlags:\n", playerSpecHelp)
 		fs.PrintDefaults()
@@ -69,6 +77,7 @@ func parseArenaFlags(args []string, stderr io.Writer) (o arenaOptions, code int,
 		o.budget.Simulations = 0
 	}
 	o.players = fs.Args()
+	o.metricsExplicit = flagSet(fs, "metrics-addr")
 	return o, 0, false
 }
 
@@ -119,4 +128,27 @@ func defaultArenaOut(runDir string) string {
 		parent = checkpoints.Run{Dir: runDir}.Arena()
 	}
 	return filepath.Join(parent, time.Now().UTC().Format("20060102-150405"))
+}
+
+// serveArena serves /metrics (the process's runtime metrics) and, when
+// the match is played in a run directory, the run's web UI, where the
+// match's games appear as they finish (-metrics-addr). The returned stop
+// shuts the server down.
+func serveArena(ctx context.Context, o *arenaOptions, log *slog.Logger) (func(), error) {
+	reg := prometheus.NewRegistry()
+	for _, c := range processMetrics() {
+		reg.MustRegister(c)
+	}
+	var ui http.Handler
+	if dir := runDirOf(o.runDir, o.vf.variant); exists(dir) {
+		var err error
+		if ui, err = newWebUI(dir, nil); err != nil {
+			return nil, err
+		}
+	}
+	addr, stop, err := serveMetrics(o.metricsAddr, o.metricsExplicit, reg, ctx.Err, ui, log)
+	if err == nil && addr != "" {
+		log.Info("metrics", "url", "http://"+addr+"/metrics", "web", ui != nil)
+	}
+	return stop, err
 }

@@ -100,18 +100,22 @@ func (j *job) fail(err error) int {
 	return 1
 }
 
-// serve serves /metrics and /healthz (healthy until j.ctx ends) as the
-// config and -metrics-addr say, and prints the address; close stops the
-// server.
+// serve serves /metrics and /healthz (healthy until j.ctx ends) and the
+// run's web UI at / as the config and -metrics-addr say, and prints the
+// addresses; close stops the server.
 func (j *job) serve() error {
-	addr, stop, err := serveMetrics(j.cfg.Metrics, j.rf.set["metrics-addr"], j.reg, func() error { return j.ctx.Err() }, j.log)
+	ui, err := newWebUI(j.dir, j.reg)
+	if err != nil {
+		return err
+	}
+	addr, stop, err := serveMetrics(j.cfg.Metrics, j.rf.set["metrics-addr"], j.reg, func() error { return j.ctx.Err() }, ui, j.log)
 	if err != nil {
 		return err
 	}
 	j.stopMetrics = stop
 	if addr != "" {
-		j.log.Info("metrics", "url", "http://"+addr+"/metrics")
-		fmt.Fprintf(j.stdout, "metrics: http://%s/metrics\n", addr)
+		j.log.Info("metrics", "url", "http://"+addr+"/metrics", "web", "http://"+addr+"/")
+		fmt.Fprintf(j.stdout, "metrics: http://%s/metrics\nweb: http://%s/\n", addr, addr)
 	}
 	return nil
 }

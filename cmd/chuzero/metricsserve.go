@@ -12,15 +12,17 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"chuzero/selfplay/web"
 )
 
 // serveMetrics serves /metrics, /healthz and Go's profiles (/debug/pprof/)
-// on addr until the returned
-// stop is called (it shuts the server down and waits for it). When the
-// default address is taken, it falls back to any free loopback port
-// (several processes on one machine); an address given explicitly must be
-// free. It returns the address it listens on ("" when disabled).
-func serveMetrics(addr string, explicit bool, reg *prometheus.Registry, health func() error, log *slog.Logger) (string, func(), error) {
+// on addr, and the web UI ui (if not nil) at / beside them, until the
+// returned stop is called (it shuts the server down and waits for it).
+// When the default address is taken, it falls back to any free loopback
+// port (several processes on one machine); an address given explicitly
+// must be free. It returns the address it listens on ("" when disabled).
+func serveMetrics(addr string, explicit bool, reg *prometheus.Registry, health func() error, ui http.Handler, log *slog.Logger) (string, func(), error) {
 	if addr == "" || addr == "off" {
 		return "", func() {}, nil
 	}
@@ -46,6 +48,9 @@ func serveMetrics(addr string, explicit bool, reg *prometheus.Registry, health f
 	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
 	mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
 	mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
+	if ui != nil {
+		mux.Handle("/", ui)
+	}
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
 	served := make(chan struct{})
 	go func() {
@@ -63,4 +68,16 @@ func serveMetrics(addr string, explicit bool, reg *prometheus.Registry, health f
 		<-served
 	}
 	return ln.Addr().String(), stop, nil
+}
+
+// newWebUI returns the web UI of run directory dir (selfplay/web) with the
+// position page's networks and, when reg is not nil, the process's own
+// metrics on the run page.
+func newWebUI(dir string, reg *prometheus.Registry) (http.Handler, error) {
+	cfg := web.DefaultConfig(dir)
+	cfg.Networks = &webNetworks{}
+	if reg != nil {
+		cfg.Metrics = reg
+	}
+	return web.New(cfg)
 }

@@ -235,6 +235,13 @@ func TestMetricsScrape(t *testing.T) {
 		if h := get(t, strings.Replace(url, "/metrics", "/debug/pprof/heap?debug=1", 1)); !strings.Contains(h, "heap profile") {
 			t.Errorf("/debug/pprof/heap: %.200q", h)
 		}
+		// the run's web UI beside the metrics, while the run writes
+		if h := get(t, strings.Replace(url, "/metrics", "/api/run", 1)); !strings.Contains(h, `"key":"step"`) || !strings.Contains(h, `"process":[`) {
+			t.Errorf("/api/run: %.300q", h)
+		}
+		if h := get(t, strings.Replace(url, "/metrics", "/", 1)); !strings.Contains(h, "chuzero_train_steps_total") {
+			t.Errorf("/ lacks the process's metrics: %.300q", h)
+		}
 		return true
 	})
 	if code != 0 {

@@ -155,13 +155,8 @@ func renderHTML(d *runData, s *Summary, opt Options) ([]byte, error) {
 		pd.Strength = append(pd.Strength, pageElo{EvalEntry: e, Elo: formatElo(e.Elo),
 			Interval: "[" + formatElo(e.EloLow) + ", " + formatElo(e.EloHigh) + "]"})
 	}
-	pd.Plots = []pagePlot{
-		{LossPlot, "Training loss"},
-		{EloPlot, "Elo against the anchors"},
-		{GamesPerHourPlot, "Self-play games per hour"},
-		{GameLengthPlot, "Game length"},
-		{ResignFPPlot, "Resignation false positives"},
-		{StrengthPlot, "Strength benchmark"},
+	for _, p := range plots {
+		pd.Plots = append(pd.Plots, pagePlot{p.File, p.Heading})
 	}
 	for i := len(d.gating) - 1; i >= 0 && len(pd.Gating) < opt.GatingRows; i-- {
 		g := d.gating[i]

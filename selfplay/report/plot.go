@@ -89,6 +89,67 @@ func (o Options) Validate() error {
 	return nil
 }
 
+// Plot is one of the report's plots: its file name and its heading on the
+// page.
+type Plot struct {
+	File, Heading string
+	make          func(*runData, Options, timeAxis) *plot.Plot
+}
+
+// plots are the report's plots in page order.
+var plots = []Plot{
+	{LossPlot, "Training loss", lossPlot},
+	{EloPlot, "Elo against the anchors", eloPlot},
+	{GamesPerHourPlot, "Self-play games per hour", gamesPerHourPlot},
+	{GameLengthPlot, "Game length", gameLengthPlot},
+	{ResignFPPlot, "Resignation false positives", resignFPPlot},
+	{StrengthPlot, "Strength benchmark", strengthPlot},
+}
+
+// Plots lists the report's plots in page order.
+func Plots() []Plot { return append([]Plot(nil), plots...) }
+
+// Rendered is a report made in memory: the summary and each plot as PNG
+// bytes, by file name (LossPlot, EloPlot, ...).
+type Rendered struct {
+	Summary *Summary
+	PNG     map[string][]byte
+}
+
+// Render reads the run directory runDir as Generate does and draws every
+// plot in memory; it writes nothing. The Summary's OutDir and Files are
+// empty.
+func Render(runDir string, opt Options) (*Rendered, error) {
+	opt = opt.withDefaults()
+	if err := opt.Validate(); err != nil {
+		return nil, err
+	}
+	d, err := readRun(runDir)
+	if err != nil {
+		return nil, err
+	}
+	r, err := d.render(opt)
+	if err != nil {
+		return nil, err
+	}
+	r.Summary = d.summarize(runDir, "")
+	return r, nil
+}
+
+// render draws every plot of d.
+func (d *runData) render(opt Options) (*Rendered, error) {
+	tx := newTimeAxis(d.start, d.end, opt.TimeUnit)
+	r := &Rendered{PNG: map[string][]byte{}}
+	for _, p := range plots {
+		png, err := renderPNG(p.make(d, opt, tx), opt)
+		if err != nil {
+			return nil, fmt.Errorf("report: %s: %w", p.File, err)
+		}
+		r.PNG[p.File] = png
+	}
+	return r, nil
+}
+
 // Generate reads the run directory runDir (config.json, logs/*.jsonl,
 // games/*.jsonl) and writes the plots and index.html into outDir
 // (created if needed), each atomically. Each games file is decoded whole
@@ -109,24 +170,12 @@ func Generate(runDir, outDir string, opt Options) (*Summary, error) {
 		return nil, fmt.Errorf("report: %w", err)
 	}
 	s := d.summarize(runDir, outDir)
-	tx := newTimeAxis(d.start, d.end, opt.TimeUnit)
-	plots := []struct {
-		name string
-		make func(*runData, Options, timeAxis) *plot.Plot
-	}{
-		{LossPlot, lossPlot},
-		{EloPlot, eloPlot},
-		{GamesPerHourPlot, gamesPerHourPlot},
-		{GameLengthPlot, gameLengthPlot},
-		{ResignFPPlot, resignFPPlot},
-		{StrengthPlot, strengthPlot},
+	r, err := d.render(opt)
+	if err != nil {
+		return nil, err
 	}
 	for _, p := range plots {
-		png, err := renderPNG(p.make(d, opt, tx), opt)
-		if err != nil {
-			return nil, fmt.Errorf("report: %s: %w", p.name, err)
-		}
-		if err := s.write(p.name, png); err != nil {
+		if err := s.write(p.File, r.PNG[p.File]); err != nil {
 			return nil, err
 		}
 	}

@@ -38,28 +38,43 @@ type strengthResults struct {
 	} `json:"pairs"`
 }
 
-// readStrength loads RUN/strength/results.json when there is one, as
-// one EvalEntry per anchor (Checkpoint is the benchmarked player).
+// readStrength loads RUN/strength/results.json when there is one (see
+// ReadStrength); a damaged file is a warning.
 func (d *runData) readStrength(runDir string) error {
+	entries, err := ReadStrength(runDir)
+	var bad *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	if errors.As(err, &bad) || errors.As(err, &typ) {
+		d.warn(err.Error())
+		return nil
+	}
+	d.strength = entries
+	return err
+}
+
+// ReadStrength reads the strength benchmark's RUN/strength/results.json,
+// one EvalEntry per anchor (Checkpoint is the benchmarked player). A run
+// without one has no entries and no error.
+func ReadStrength(runDir string) ([]EvalEntry, error) {
 	path := filepath.Join(runDir, StrengthDir, "results.json")
 	b, err := os.ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) {
-		return nil
+		return nil, nil
 	}
 	if err != nil {
-		return fmt.Errorf("report: %w", err)
+		return nil, fmt.Errorf("report: %w", err)
 	}
 	var r strengthResults
 	if err := json.Unmarshal(b, &r); err != nil {
-		d.warn(fmt.Sprintf("%s: %v", path, err))
-		return nil
+		return nil, fmt.Errorf("report: %s: %w", path, err)
 	}
+	var out []EvalEntry
 	for _, p := range r.Pairs {
-		d.strength = append(d.strength, EvalEntry{Checkpoint: p.Player, Opponent: p.Opponent,
+		out = append(out, EvalEntry{Checkpoint: p.Player, Opponent: p.Opponent,
 			Games: p.Wins + p.Draws + p.Losses, Wins: p.Wins, Draws: p.Draws, Losses: p.Losses,
 			Elo: p.Elo, EloLow: p.EloLow, EloHigh: p.EloHigh})
 	}
-	return nil
+	return out, nil
 }
 
 // strengthPlot: the benchmarked checkpoint's Elo against each anchor of
