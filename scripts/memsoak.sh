@@ -29,7 +29,7 @@ pid=$!
 url=
 metric() { curl -fsS "$url/metrics" 2>/dev/null | awk -v m="$1" '$1 == m {print int($2 / 1048576)}'; }
 heap() { curl -fsS -o "$profiles/$1.pb.gz" "$url/debug/pprof/heap?gc=1" 2>/dev/null || true; }
-start=$(date +%s) base=0 peak=0 low=0 switched=-1
+start=$(date +%s) base=0 peak=0 low=0 switched=-1 after=()
 while kill -0 "$pid" 2>/dev/null; do
 	sleep "$interval"
 	rss=$(awk '/VmRSS/ {print int($2 / 1024)}' "/proc/$pid/status" 2>/dev/null) || break
@@ -45,6 +45,7 @@ while kill -0 "$pid" 2>/dev/null; do
 		heap last
 		((rss > peak)) && peak=$rss
 		((rss < low)) && low=$rss
+		after+=("$rss")
 	fi
 done
 wait "$pid" || { tail -20 "$tmp/out"; true; }
@@ -56,4 +57,8 @@ fi
 steps=$(ls "$tmp/run/checkpoints" | sed -n 's/step-0*\([0-9]*\)\.ckpt/\1/p' | sort -n | tail -1)
 growth=$(awk -v a="$base" -v b="$peak" 'BEGIN {printf "%.1f", 100 * (b - a) / a}')
 echo "memsoak: ${warmup}s after the first switch (at ${switched}s) ${base} MB; then between ${low} and ${peak} MB (+${growth}%); last step ${steps:-0} (a network switch every 20 steps)"
+# The trend: the mean of the last third of the samples after the warm-up
+# against the mean of the first third (the GC's cycle moves single samples).
+echo "${after[@]}" | awk '{k = int(NF / 3); if (k < 1) exit; for (i = 1; i <= k; i++) {a += $i; b += $(NF - k + i)}
+	printf "memsoak: trend: first third of the samples %.0f MB, last third %.0f MB (%+.1f%%)\n", a / k, b / k, 100 * (b - a) / a}'
 awk -v g="$growth" 'BEGIN {exit !(g <= 10)}' || { echo "memsoak: FAIL, grew more than 10%"; exit 1; }
