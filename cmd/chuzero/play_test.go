@@ -28,6 +28,14 @@ import (
 func fakeRun(t *testing.T, v rules.VariantID, steps ...int64) string {
 	t.Helper()
 	dir := t.TempDir()
+	fillRun(t, dir, v, steps...)
+	return dir
+}
+
+// fillRun writes tiny-network checkpoints of variant v at the given steps
+// into the run directory dir.
+func fillRun(t *testing.T, dir string, v rules.VariantID, steps ...int64) {
+	t.Helper()
 	store, err := checkpoints.Open(filepath.Join(dir, "checkpoints"))
 	if err != nil {
 		t.Fatal(err)
@@ -50,7 +58,6 @@ func fakeRun(t *testing.T, v rules.VariantID, steps ...int64) string {
 			t.Fatal(err)
 		}
 	}
-	return dir
 }
 
 // engineProc runs "chuzero play" as a real process behind pipes.

@@ -12,8 +12,6 @@ import (
 	"time"
 
 	"chuzero/checkpoints"
-	"chuzero/encode"
-	cmodel "chuzero/model"
 	"chuzero/rules"
 	"chuzero/selfplay/web"
 )
@@ -32,28 +30,7 @@ func webTestRun(t *testing.T, v rules.VariantID) string {
 	if err := os.WriteFile(filepath.Join(dir, checkpoints.ConfigFile), b, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	store, err := checkpoints.Open(filepath.Join(dir, checkpoints.CheckpointsDir))
-	if err != nil {
-		t.Fatal(err)
-	}
-	spec, err := encode.NewSpec(v, encode.DefaultOptions())
-	if err != nil {
-		t.Fatal(err)
-	}
-	mc, _ := cmodel.Preset("tiny")
-	for _, step := range []int64{0, 3} {
-		w, err := cmodel.NewWeights(mc, spec, uint64(step)+1)
-		if err != nil {
-			t.Fatal(err)
-		}
-		c, err := w.Checkpoint(checkpoints.Meta{Step: step, Rules: rules.DefaultConfig(v).String(), Created: time.Now().UTC()})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := store.Save(c); err != nil {
-			t.Fatal(err)
-		}
-	}
+	fillRun(t, dir, v, 0, 3)
 	return dir
 }
 

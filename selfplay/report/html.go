@@ -147,13 +147,13 @@ func renderHTML(d *runData, s *Summary, opt Options) ([]byte, error) {
 		pd.Elo = append(pd.Elo, pageElo{
 			EvalEntry: e,
 			Time:      stamp(e.Time),
-			Elo:       formatElo(e.Elo),
-			Interval:  "[" + formatElo(e.EloLow) + ", " + formatElo(e.EloHigh) + "]",
+			Elo:       FormatElo(e.Elo),
+			Interval:  "[" + FormatElo(e.EloLow) + ", " + FormatElo(e.EloHigh) + "]",
 		})
 	}
 	for _, e := range d.strength {
-		pd.Strength = append(pd.Strength, pageElo{EvalEntry: e, Elo: formatElo(e.Elo),
-			Interval: "[" + formatElo(e.EloLow) + ", " + formatElo(e.EloHigh) + "]"})
+		pd.Strength = append(pd.Strength, pageElo{EvalEntry: e, Elo: FormatElo(e.Elo),
+			Interval: "[" + FormatElo(e.EloLow) + ", " + FormatElo(e.EloHigh) + "]"})
 	}
 	for _, p := range plots {
 		pd.Plots = append(pd.Plots, pagePlot{p.File, p.Heading})

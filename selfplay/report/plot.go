@@ -120,11 +120,7 @@ type Rendered struct {
 // plot in memory; it writes nothing. The Summary's OutDir and Files are
 // empty.
 func Render(runDir string, opt Options) (*Rendered, error) {
-	opt = opt.withDefaults()
-	if err := opt.Validate(); err != nil {
-		return nil, err
-	}
-	d, err := readRun(runDir)
+	d, opt, err := open(runDir, opt)
 	if err != nil {
 		return nil, err
 	}
@@ -134,6 +130,16 @@ func Render(runDir string, opt Options) (*Rendered, error) {
 	}
 	r.Summary = d.summarize(runDir, "")
 	return r, nil
+}
+
+// open checks opt, fills in its defaults and reads the run directory.
+func open(runDir string, opt Options) (*runData, Options, error) {
+	opt = opt.withDefaults()
+	if err := opt.Validate(); err != nil {
+		return nil, opt, err
+	}
+	d, err := readRun(runDir)
+	return d, opt, err
 }
 
 // render draws every plot of d.
@@ -158,11 +164,7 @@ func (d *runData) render(opt Options) (*Rendered, error) {
 // warning in the Summary. A missing or unreadable run directory is an
 // error.
 func Generate(runDir, outDir string, opt Options) (*Summary, error) {
-	opt = opt.withDefaults()
-	if err := opt.Validate(); err != nil {
-		return nil, err
-	}
-	d, err := readRun(runDir)
+	d, opt, err := open(runDir, opt)
 	if err != nil {
 		return nil, err
 	}

@@ -102,7 +102,7 @@ func eloPoints(es []EvalEntry, tx timeAxis, shift, lo, hi float64, clipped *plot
 		y := clamp(e.Elo, lo, hi)
 		if y != e.Elo && !math.IsNaN(e.Elo) {
 			clipped.XYs = append(clipped.XYs, plotter.XY{X: tx.x(e.Time) + shift, Y: y})
-			clipped.Labels = append(clipped.Labels, formatElo(e.Elo))
+			clipped.Labels = append(clipped.Labels, FormatElo(e.Elo))
 		}
 		l := clamp(e.EloLow, lo-(hi-lo), y)
 		h := clamp(e.EloHigh, y, hi+(hi-lo))

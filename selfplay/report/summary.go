@@ -87,7 +87,7 @@ func (s *Summary) String() string {
 			if i > 0 {
 				b.WriteString(",")
 			}
-			fmt.Fprintf(&b, " %s at step %d vs %s", formatElo(e.Elo), e.Step, e.Opponent)
+			fmt.Fprintf(&b, " %s at step %d vs %s", FormatElo(e.Elo), e.Step, e.Opponent)
 		}
 	}
 	fmt.Fprintf(&b, "; %d gating decisions, %d promoted.", s.Gatings, s.Promotions)
@@ -97,9 +97,9 @@ func (s *Summary) String() string {
 	return b.String()
 }
 
-// formatElo writes an Elo difference with its sign ("+35", "-120",
+// FormatElo writes an Elo difference with its sign ("+35", "-120",
 // "+inf").
-func formatElo(x float64) string {
+func FormatElo(x float64) string {
 	switch {
 	case x != x:
 		return "?"

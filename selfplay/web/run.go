@@ -246,17 +246,7 @@ func eloCell(e report.EvalEntry) string {
 }
 
 // elo writes an Elo difference with its sign, ±inf for a clean sweep.
-func elo(x float64) string {
-	switch {
-	case x != x:
-		return "?"
-	case x > 1e6:
-		return "+inf"
-	case x < -1e6:
-		return "-inf"
-	}
-	return fmt.Sprintf("%+.0f", x)
-}
+func elo(x float64) string { return report.FormatElo(x) }
 
 func strengthTable(entries []report.EvalEntry) Table {
 	t := Table{Head: []string{"player", "anchor", "games", "W-D-L", "Elo", "95% interval"}}
