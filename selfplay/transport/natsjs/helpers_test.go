@@ -145,12 +145,14 @@ func waitFor(t testing.TB, what string, cond func() bool) {
 	}
 }
 
-// haveBatches waits for n sample files in dir.
+// haveBatches waits for n whole batches in dir: n sample files and n
+// record files (a batch's sample file is written before its record file,
+// so counting samples alone can see a batch half written).
 func haveBatches(t testing.TB, dir string, n int) {
 	t.Helper()
 	waitFor(t, "batches in the trainer's directory", func() bool {
-		s, _ := runFiles(t, dir)
-		return len(s) >= n
+		s, r := runFiles(t, dir)
+		return len(s) >= n && len(r) >= n
 	})
 }
 

@@ -46,6 +46,7 @@ func TestTwoWorkersOneTrainer(t *testing.T) {
 	}
 	wg.Wait()
 	haveBatches(t, tdir, 2*games)
+	stop() // joins Receive: the batch it was completing is counted
 	samples, records := runFiles(t, tdir)
 	if len(samples) != 2*games || len(records) != 2*games {
 		t.Fatalf("trainer has %d sample and %d record files, want %d each", len(samples), len(records), 2*games)
