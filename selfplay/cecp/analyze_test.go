@@ -20,13 +20,13 @@ var thinking = regexp.MustCompile(`^(\d+) (-?\d+) (\d+) (\d+) (\S.*)$`)
 // nextThinking reads lines until n lines of thinking output in a row and
 // returns them, failing on anything but thinking output and stat01 lines.
 func (s *session) nextThinking(n int) [][]string {
-	s.t.Helper()
+	s.T.Helper()
 	var got [][]string
 	for len(got) < n {
 		select {
-		case l, ok := <-s.lines:
+		case l, ok := <-s.Lines:
 			if !ok {
-				s.t.Fatal("the engine closed its output")
+				s.T.Fatal("the engine closed its output")
 			}
 			m := thinking.FindStringSubmatch(l)
 			switch {
@@ -35,10 +35,10 @@ func (s *session) nextThinking(n int) [][]string {
 			case strings.HasPrefix(l, "stat01: "), strings.HasPrefix(l, "pong "):
 				got = got[:0]
 			default:
-				s.t.Fatalf("unexpected line %q waiting for thinking output", l)
+				s.T.Fatalf("unexpected line %q waiting for thinking output", l)
 			}
 		case <-time.After(20 * time.Second):
-			s.t.Fatalf("no thinking output within 20s")
+			s.T.Fatalf("no thinking output within 20s")
 		}
 	}
 	return got
@@ -64,48 +64,48 @@ func legalLine(t *testing.T, g *rules.Game, pv string) {
 // exit; the engine never moves while analysing.
 func TestAnalyze(t *testing.T) {
 	s := newSession(t, Config{Budget: mcts.Budget{Simulations: 8}, ReportEvery: 5 * time.Millisecond, Variants: []rules.VariantID{rules.Sho}})
-	s.send("xboard", "protover 2")
-	features, before := s.expect("feature done=1")
+	s.Send("xboard", "protover 2")
+	features, before := s.Expect("feature done=1")
 	if all := strings.Join(append(before, features), "\n"); !strings.Contains(all, "analyze=1") || !strings.Contains(all, `option="MultiPV -spin 1 1 500"`) {
 		t.Fatalf("features: %s", all)
 	}
 	r := rules.MustNew(rules.DefaultConfig(rules.Sho))
 	g := rules.NewGame(r.StartPosition())
-	s.send("new", "variant sho")
+	s.Send("new", "variant sho")
 	s.sync() // the setup line
-	s.send("post", "analyze")
+	s.Send("post", "analyze")
 	for _, l := range s.nextThinking(3) {
 		legalLine(t, g, l[5])
 	}
-	s.send(".")
-	if l, _ := s.expect("stat01: "); len(strings.Fields(l)) != 7 {
+	s.Send(".")
+	if l, _ := s.Expect("stat01: "); len(strings.Fields(l)) != 7 {
 		t.Errorf("status %q", l)
 	}
-	s.send("usermove e3e4") // Sente's pawn in front of the King
+	s.Send("usermove e3e4") // Sente's pawn in front of the King
 	g.PlayString("e3e4")
 	s.sync()
 	for _, l := range s.nextThinking(3) {
 		legalLine(t, g, l[5])
 	}
-	s.send("option MultiPV=3")
+	s.Send("option MultiPV=3")
 	s.sync()
 	lines := s.nextThinking(3)
 	if first := map[string]bool{strings.Fields(lines[0][5])[0]: true, strings.Fields(lines[1][5])[0]: true, strings.Fields(lines[2][5])[0]: true}; len(first) != 3 {
 		t.Errorf("MultiPV 3 lines do not start with three moves: %q", lines)
 	}
-	s.send("undo")
+	s.Send("undo")
 	g.Undo()
 	s.sync()
 	for _, l := range s.nextThinking(3) {
 		legalLine(t, g, l[5])
 	}
-	s.send("exit", "ping 7")
-	s.expect("pong 7")
+	s.Send("exit", "ping 7")
+	s.Expect("pong 7")
 	if after := s.sync(); len(after) > 0 {
 		t.Errorf("output after exit: %q", after)
 	}
-	s.send("quit")
-	if err := <-s.done; err != nil {
+	s.Send("quit")
+	if err := s.Wait(); err != nil {
 		t.Error(err)
 	}
 }
@@ -147,9 +147,9 @@ func TestPonder(t *testing.T) {
 	s := newSession(t, Config{Budget: mcts.Budget{Simulations: 64}, ReportEvery: 5 * time.Millisecond, Variants: []rules.VariantID{rules.Sho}, Log: slog.New(log)})
 	r := rules.MustNew(rules.DefaultConfig(rules.Sho))
 	g := rules.NewGame(r.StartPosition())
-	s.send("xboard", "protover 2", "new", "variant sho", "hard", "post", "usermove e3e4")
+	s.Send("xboard", "protover 2", "new", "variant sho", "hard", "post", "usermove e3e4")
 	g.PlayString("e3e4")
-	move, before := s.expect("move ")
+	move, before := s.Expect("move ")
 	if len(before) == 0 || thinking.FindStringSubmatch(before[len(before)-1]) == nil {
 		t.Fatalf("no thinking output before %q: %q", move, before)
 	}
@@ -164,12 +164,12 @@ func TestPonder(t *testing.T) {
 	c := g.Clone()
 	c.PlayString(pv[1])
 	legalLine(t, c, ponder[1][5])
-	s.send("usermove " + pv[1])
-	second, _ := s.expect("move ")
+	s.Send("usermove " + pv[1])
+	second, _ := s.Expect("move ")
 	if _, err := c.PlayString(strings.TrimPrefix(second, "move ")); err != nil {
 		t.Fatalf("%q after the pondered reply: %v", second, err)
 	}
-	s.send("easy")
+	s.Send("easy")
 	s.sync()
 	hit := log.find("cecp: ponder hit")
 	kept := 0
@@ -179,8 +179,8 @@ func TestPonder(t *testing.T) {
 	if kept <= 0 {
 		t.Errorf("ponder hit kept nothing of the pondered tree: %q", hit)
 	}
-	s.send("quit")
-	if err := <-s.done; err != nil {
+	s.Send("quit")
+	if err := s.Wait(); err != nil {
 		t.Error(err)
 	}
 }

@@ -1,24 +1,18 @@
 package cecp
 
 import (
-	"bufio"
 	"context"
-	"io"
 	"strings"
 	"testing"
 	"time"
 
 	"chuzero/mcts"
 	"chuzero/rules"
+	"chuzero/selfplay/internal/enginetest"
 )
 
 // session drives an engine through a pipe, as a GUI would.
-type session struct {
-	t     *testing.T
-	in    *io.PipeWriter
-	lines chan string
-	done  chan error
-}
+type session struct{ *enginetest.Session }
 
 func newSession(t *testing.T, cfg Config) *session {
 	t.Helper()
@@ -29,67 +23,19 @@ func newSession(t *testing.T, cfg Config) *session {
 	if err != nil {
 		t.Fatal(err)
 	}
-	inR, inW := io.Pipe()
-	outR, outW := io.Pipe()
-	s := &session{t: t, in: inW, lines: make(chan string, 1000), done: make(chan error, 1)}
-	go func() {
-		err := e.Serve(context.Background(), inR, outW)
-		outW.Close()
-		s.done <- err
-	}()
-	go func() {
-		sc := bufio.NewScanner(outR)
-		for sc.Scan() {
-			s.lines <- sc.Text()
-		}
-		close(s.lines)
-	}()
-	t.Cleanup(func() { inW.Close() })
-	return s
-}
-
-func (s *session) send(lines ...string) {
-	for _, l := range lines {
-		if _, err := io.WriteString(s.in, l+"\n"); err != nil {
-			s.t.Fatalf("send %q: %v", l, err)
-		}
-	}
-}
-
-// expect reads lines until one starts with prefix and returns it with the
-// lines before it.
-func (s *session) expect(prefix string) (string, []string) {
-	s.t.Helper()
-	var before []string
-	timeout := time.After(20 * time.Second)
-	for {
-		select {
-		case l, ok := <-s.lines:
-			if !ok {
-				s.t.Fatalf("the engine closed its output waiting for %q (after %q)", prefix, before)
-			}
-			if strings.HasPrefix(l, prefix) {
-				return l, before
-			}
-			before = append(before, l)
-		case <-timeout:
-			s.t.Fatalf("no %q within 20s (got %q)", prefix, before)
-		}
-	}
+	return &session{enginetest.Start(t, e.Serve)}
 }
 
 // sync sends a ping and returns everything before its pong.
 func (s *session) sync() []string {
-	s.t.Helper()
-	s.send("ping 99")
-	_, before := s.expect("pong 99")
-	return before
+	s.T.Helper()
+	return s.Sync("ping 99", "pong 99")
 }
 
 func TestHandshake(t *testing.T) {
 	s := newSession(t, Config{Name: "chuzero test"})
-	s.send("xboard", "protover 2")
-	done, before := s.expect("feature done=1")
+	s.Send("xboard", "protover 2")
+	done, before := s.Expect("feature done=1")
 	all := strings.Join(append(before, done), "\n")
 	for _, want := range []string{`myname="chuzero test"`, `variants="chu,sho,heian"`, "setboard=1", "usermove=1", "ping=1", "memory=1", "sigint=0",
 		`option="Allow repeats -check 1"`, `option="Promote on entry -check 1"`, `option="PromotionRule -combo *JCSA /// Hodges"`} {
@@ -97,8 +43,8 @@ func TestHandshake(t *testing.T) {
 			t.Errorf("features lack %s:\n%s", want, all)
 		}
 	}
-	s.send("quit")
-	if err := <-s.done; err != nil {
+	s.Send("quit")
+	if err := s.Wait(); err != nil {
 		t.Errorf("quit: %v", err)
 	}
 }
@@ -114,9 +60,9 @@ func playReply(t *testing.T, g *rules.Game, line string) {
 
 func TestGame(t *testing.T) {
 	s := newSession(t, Config{})
-	s.send("xboard", "protover 2")
-	s.expect("feature done=1")
-	s.send("memory 32", "new", "variant chu", "level 40 5 0", "post", "time 30000", "otim 30000")
+	s.Send("xboard", "protover 2")
+	s.Expect("feature done=1")
+	s.Send("memory 32", "new", "variant chu", "level 40 5 0", "post", "time 30000", "otim 30000")
 	if extra := s.sync(); len(extra) > 0 {
 		t.Errorf("variant chu sent %q; chu is built into XBoard", extra)
 	}
@@ -125,47 +71,47 @@ func TestGame(t *testing.T) {
 		if _, err := g.PlayString(mv); err != nil {
 			t.Fatal(err)
 		}
-		s.send("usermove " + mv)
-		line, before := s.expect("move ")
+		s.Send("usermove " + mv)
+		line, before := s.Expect("move ")
 		if len(before) != 1 || len(strings.Fields(before[0])) != 5 { // one line of thinking output (post)
 			t.Errorf("thinking output %q", before)
 		}
 		playReply(t, g, line)
 	}
 	// ping after a move: the pong comes after the engine's reply
-	s.send("usermove h4h5", "ping 7")
+	s.Send("usermove h4h5", "ping 7")
 	g.PlayString("h4h5")
-	line, _ := s.expect("move ")
+	line, _ := s.Expect("move ")
 	playReply(t, g, line)
-	s.expect("pong 7")
+	s.Expect("pong 7")
 	// remove takes back two plies: h4h5 is legal again
-	s.send("remove", "usermove h4h5")
-	line, before := s.expect("move ")
+	s.Send("remove", "usermove h4h5")
+	line, before := s.Expect("move ")
 	for _, l := range before {
 		if strings.HasPrefix(l, "Illegal") || strings.HasPrefix(l, "Error") {
 			t.Errorf("after remove: %q", l)
 		}
 	}
 	_ = line
-	s.send("quit")
-	<-s.done
+	s.Send("quit")
+	s.Wait()
 }
 
 // Force mode, go, playother, undo, and moves in every notation form the
 // protocol sends: a two-leg Lion move on one line and the pass.
 func TestForceAndLion(t *testing.T) {
 	s := newSession(t, Config{})
-	s.send("xboard", "protover 2")
-	s.expect("feature done=1")
-	s.send("new", "variant chu", "force")
+	s.Send("xboard", "protover 2")
+	s.Expect("feature done=1")
+	s.Send("new", "variant chu", "force")
 	// Sente Lion on e4 facing Gote pawns on d5 e5 f5.
-	s.send("setboard 6k5/12/12/12/12/12/12/3ppp6/4N7/12/12/6K5 w - 1")
-	s.send("usermove e4e5,e5e6", "usermove g12g11", "usermove @@@@", "usermove g11h11")
+	s.Send("setboard 6k5/12/12/12/12/12/12/3ppp6/4N7/12/12/6K5 w - 1")
+	s.Send("usermove e4e5,e5e6", "usermove g12g11", "usermove @@@@", "usermove g11h11")
 	if out := s.sync(); len(out) > 0 {
 		t.Fatalf("force mode: %q", out)
 	}
-	s.send("undo", "usermove g11f11", "go")
-	line, _ := s.expect("move ")
+	s.Send("undo", "usermove g11f11", "go")
+	line, _ := s.Expect("move ")
 	// the engine now plays Sente, after e4e5,e5e6 g12g11 @@@@ f12f11
 	r := rules.MustNew(rules.DefaultConfig(rules.Chu))
 	pos, _ := r.ParseFEN("6k5/12/12/12/12/12/12/3ppp6/4N7/12/12/6K5 w - 1")
@@ -176,12 +122,12 @@ func TestForceAndLion(t *testing.T) {
 		}
 	}
 	playReply(t, g, line)
-	s.send("force", "undo", "undo", "playother")
+	s.Send("force", "undo", "undo", "playother")
 	if out := s.sync(); len(out) > 0 {
 		t.Fatalf("playother: %q", out)
 	}
-	s.send("usermove @@@@") // Gote passes?  not with its King alone: illegal
-	l, _ := s.expect("Illegal move")
+	s.Send("usermove @@@@") // Gote passes?  not with its King alone: illegal
+	l, _ := s.Expect("Illegal move")
 	if l != "Illegal move: @@@@" {
 		t.Errorf("got %q", l)
 	}
@@ -191,8 +137,8 @@ func TestForceAndLion(t *testing.T) {
 // the engine never crashes.
 func TestMalformed(t *testing.T) {
 	s := newSession(t, Config{})
-	s.send("xboard", "protover 2", "new", "variant chu", "force")
-	s.expect("feature done=1")
+	s.Send("xboard", "protover 2", "new", "variant chu", "force")
+	s.Expect("feature done=1")
 	for _, tc := range []struct{ send, want string }{
 		{"usermove f4f9", "Illegal move: f4f9"},
 		{"usermove zz99", "Illegal move: zz99"},
@@ -216,14 +162,14 @@ func TestMalformed(t *testing.T) {
 		{"setboard this is not a fen", "tellusererror Illegal position"},
 		{"usermove f4f5", "Illegal move (illegal position): f4f5"},
 	} {
-		s.send(tc.send)
+		s.Send(tc.send)
 		out := s.sync()
 		if len(out) != 1 || !strings.HasPrefix(out[0], tc.want) {
 			t.Errorf("%.40q: got %q, want %q", tc.send, out, tc.want)
 		}
 	}
 	// new clears the bad position
-	s.send("new", "force", "usermove f4f5")
+	s.Send("new", "force", "usermove f4f5")
 	if out := s.sync(); len(out) != 0 {
 		t.Errorf("after new: %q", out)
 	}
@@ -232,21 +178,21 @@ func TestMalformed(t *testing.T) {
 // The end of a game: the engine announces the result, and refuses moves.
 func TestResult(t *testing.T) {
 	s := newSession(t, Config{})
-	s.send("xboard", "protover 2", "new", "variant chu", "force")
+	s.Send("xboard", "protover 2", "new", "variant chu", "force")
 	// Sente's Rook takes the lone Gote King.
-	s.send("setboard 5k6/6p5/12/12/12/12/12/12/12/12/12/5RK5 w - 1", "usermove f1f12")
-	l, _ := s.expect("1-0")
+	s.Send("setboard 5k6/6p5/12/12/12/12/12/12/12/12/12/5RK5 w - 1", "usermove f1f12")
+	l, _ := s.Expect("1-0")
 	if !strings.Contains(l, "{") {
 		t.Errorf("result line %q", l)
 	}
 	if !strings.Contains(l, "royal captured") {
 		t.Errorf("result line %q", l)
 	}
-	s.send("usermove g11g10")
-	if l, _ := s.expect("Illegal move"); !strings.Contains(l, "game is over") {
+	s.Send("usermove g11g10")
+	if l, _ := s.Expect("Illegal move"); !strings.Contains(l, "game is over") {
 		t.Errorf("%q", l)
 	}
-	s.send("result 1-0 {Sente wins}")
+	s.Send("result 1-0 {Sente wins}")
 	if out := s.sync(); len(out) != 0 {
 		t.Errorf("result: %q", out)
 	}
@@ -256,21 +202,21 @@ func TestResult(t *testing.T) {
 // piece) lines.
 func TestVariantSetup(t *testing.T) {
 	s := newSession(t, Config{})
-	s.send("xboard", "protover 2")
-	s.expect("feature done=1")
-	s.send("new", "variant sho")
+	s.Send("xboard", "protover 2")
+	s.Expect("feature done=1")
+	s.Send("new", "variant sho")
 	out := s.sync()
 	want := "setup (PNBRLSE..G.+++++++Kpnbrlse..g.+++++++k) 9x9+0_shogi lnsgkgsnl/1r2e2b1/ppppppppp/9/9/9/PPPPPPPPP/1B2E2R1/LNSGKGSNL w 0 1"
 	if len(out) != 1 || out[0] != want {
 		t.Errorf("variant sho: %q", out)
 	}
-	s.send("usermove e3e4")
-	line, _ := s.expect("move ")
+	s.Send("usermove e3e4")
+	line, _ := s.Expect("move ")
 	g := rules.NewGame(rules.MustNew(rules.DefaultConfig(rules.Sho)).StartPosition())
 	g.PlayString("e3e4")
 	playReply(t, g, line)
 
-	s.send("new", "variant heian")
+	s.Send("new", "variant heian")
 	out = s.sync()
 	if len(out) < 2 || !strings.HasPrefix(out[0], "setup (") || !strings.Contains(out[0], ") 13x13+0_chu lnicsgkgscinl/") {
 		t.Fatalf("variant heian: %q", out)
@@ -286,16 +232,16 @@ func TestVariantSetup(t *testing.T) {
 // "?" makes a long search move at once.
 func TestMoveNow(t *testing.T) {
 	s := newSession(t, Config{Budget: mcts.Budget{Time: time.Hour}})
-	s.send("xboard", "protover 2", "new", "variant chu", "usermove f4f5")
+	s.Send("xboard", "protover 2", "new", "variant chu", "usermove f4f5")
 	time.Sleep(100 * time.Millisecond)
 	start := time.Now()
-	s.send("?")
-	s.expect("move ")
+	s.Send("?")
+	s.Expect("move ")
 	if d := time.Since(start); d > 5*time.Second {
 		t.Errorf("moved %v after ?", d)
 	}
 	// a force during a search discards it: no move comes
-	s.send("usermove e9e8", "force")
+	s.Send("usermove e9e8", "force")
 	time.Sleep(50 * time.Millisecond)
 	for _, l := range s.sync() {
 		if strings.HasPrefix(l, "move") {
@@ -403,13 +349,13 @@ func TestAvoidRoyalEnPrise(t *testing.T) {
 	for seed := uint64(1); seed <= 12; seed++ {
 		// random priors: the one playout goes to a different move per seed
 		s := newSession(t, Config{Budget: mcts.Budget{Simulations: 1}, Seed: seed, Eval: mcts.Random{Seed: seed}})
-		s.send("xboard", "protover 2", "new", "variant chu", "force")
-		s.expect("feature done=1")
-		s.send("setboard 1r9k/12/12/12/12/12/12/12/12/12/11P/K11 w - 1", "go")
-		line, _ := s.expect("move ")
+		s.Send("xboard", "protover 2", "new", "variant chu", "force")
+		s.Expect("feature done=1")
+		s.Send("setboard 1r9k/12/12/12/12/12/12/12/12/12/11P/K11 w - 1", "go")
+		line, _ := s.Expect("move ")
 		if m := strings.TrimPrefix(line, "move "); m == "a1b1" || m == "a1b2" {
 			t.Fatalf("seed %d: the King stepped into the Rook's file: %s", seed, m)
 		}
-		s.send("quit")
+		s.Send("quit")
 	}
 }

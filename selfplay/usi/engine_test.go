@@ -15,8 +15,8 @@ import (
 
 func TestHandshake(t *testing.T) {
 	s := newSession(t, Config{Name: "chuzero test"})
-	s.send("usi")
-	_, lines := s.expect("usiok")
+	s.Send("usi")
+	_, lines := s.Expect("usiok")
 	all := strings.Join(lines, "\n")
 	for _, want := range []string{"id name chuzero test", "id author ",
 		"option name USI_Variant type combo default chushogi var chushogi var shoshogi var heiandaishogi",
@@ -31,13 +31,13 @@ func TestHandshake(t *testing.T) {
 			t.Errorf("stray line %q", l)
 		}
 	}
-	s.send("setoption name USI_Variant value shoshogi", "setoption name USI_Hash value 64", "setoption name Threads value 2",
+	s.Send("setoption name USI_Variant value shoshogi", "setoption name USI_Hash value 64", "setoption name Threads value 2",
 		"setoption name Simulations value 24", "setoption name USI_Ponder value true", "setoption name MaxPlies value 300",
 		"setoption name Hash value 256", "setoption name Move Overhead value 300", "usinewgame")
 	if extra := s.sync(); len(extra) > 0 {
 		t.Errorf("setoption answered %q", extra)
 	}
-	s.send("position startpos moves ") // as the Lishogi-Bot bridge sends it
+	s.Send("position startpos moves ") // as the Lishogi-Bot bridge sends it
 	move, _, info := s.bestmove("go")
 	g := rules.NewGame(rules.MustNew(rules.DefaultConfig(rules.Sho)).StartPosition())
 	playUSI(t, g, move)
@@ -52,11 +52,10 @@ func TestHandshake(t *testing.T) {
 	if sel, _ := strconv.Atoi(f["seldepth"]); sel < len(pv) {
 		t.Errorf("seldepth %d, pv of %d moves: %q", sel, len(pv), last)
 	}
-	s.send("quit")
-	if err := <-s.done; err != nil {
+	s.Send("quit")
+	if err := s.Wait(); err != nil {
 		t.Errorf("quit: %v", err)
 	}
-	s.done <- nil // for the cleanup
 }
 
 // A game from an SFEN, with a Lion double move and a pass among its
@@ -97,7 +96,7 @@ func TestPositionSFEN(t *testing.T) {
 				i := strings.LastIndex(line, " "+p)
 				line = line[:i] + " pass" + line[i+1+len(p):]
 			}
-			s.send("setoption name USI_Variant value "+variantNames[v], "usinewgame", line)
+			s.Send("setoption name USI_Variant value "+variantNames[v], "usinewgame", line)
 			if extra := s.sync(); len(extra) > 0 {
 				t.Fatalf("%s: %q", line, extra)
 			}
@@ -114,7 +113,7 @@ func TestPositionSFEN(t *testing.T) {
 // played, each legal.
 func TestMultiPV(t *testing.T) {
 	s := newSession(t, Config{})
-	s.send("setoption name USI_Variant value shoshogi", "setoption name MultiPV value 3", "position startpos")
+	s.Send("setoption name USI_Variant value shoshogi", "setoption name MultiPV value 3", "position startpos")
 	move, _, info := s.bestmove("go nodes 200")
 	if len(info) < 3 {
 		t.Fatalf("info %q", info)
@@ -160,7 +159,7 @@ func TestBadInput(t *testing.T) {
 		"setoption name AvoidRoyalEnPrise value maybe", "setoption name USI_Ponder", "setoption value 3",
 		"frobnicate", "\xff\xfe", strings.Repeat("x", 100000), "usi\x00", "position\tstartpos",
 	} {
-		s.send(bad)
+		s.Send(bad)
 		out := s.sync()
 		if len(out) != 1 || !strings.HasPrefix(out[0], "info string error ") {
 			t.Errorf("%q: %q", engine.Clip(bad), out)
@@ -168,11 +167,11 @@ func TestBadInput(t *testing.T) {
 	}
 	// a refused position leaves none: go resigns rather than leave the
 	// GUI waiting; so do bad go arguments, searched by the budget
-	s.send("position startpos moves 9z9z")
+	s.Send("position startpos moves 9z9z")
 	if move, _, info := s.bestmove("go byoyomi 1000"); move != "resign" || len(info) != 2 {
 		t.Errorf("go without a position: %s after %q", move, info)
 	}
-	s.send("position startpos")
+	s.Send("position startpos")
 	for _, bad := range []string{"go btime", "go wtime abc", "go movetime 99999999999999999999", "go frob 3", "go nodes -3 depth"} {
 		move, _, info := s.bestmove(bad)
 		if move == "resign" || !strings.HasPrefix(info[0], "info string error ") {
@@ -180,20 +179,20 @@ func TestBadInput(t *testing.T) {
 		}
 	}
 	// stray commands: no answer, no harm
-	s.send("stop", "ponderhit", "gameover win", "usinewgame")
+	s.Send("stop", "ponderhit", "gameover win", "usinewgame")
 	if out := s.sync(); len(out) > 0 {
 		t.Errorf("stray commands answered %q", out)
 	}
 	// a finished game: resign
-	s.send("setoption name MaxPlies value 1")
+	s.Send("setoption name MaxPlies value 1")
 	if out := s.sync(); len(out) > 0 {
 		t.Errorf("MaxPlies 1: %q", out)
 	}
-	s.send("position startpos moves " + first)
+	s.Send("position startpos moves " + first)
 	if move, _, _ := s.bestmove("go nodes 8"); move != "resign" {
 		t.Errorf("after the last ply: bestmove %s", move)
 	}
-	s.send("setoption name MaxPlies value 0", "position startpos moves "+first)
+	s.Send("setoption name MaxPlies value 0", "position startpos moves "+first)
 	move, _, _ := s.bestmove("go nodes 8")
 	g := rules.NewGame(r.StartPosition())
 	playUSI(t, g, first)

@@ -46,17 +46,17 @@ func selfPlay(t *testing.T, v rules.VariantID, options []string, main, inc, byoy
 		start := time.Now()
 		switch {
 		case ponder && expected[side] != "" && len(moves) > 0 && expected[side] == moves[len(moves)-1]:
-			s.send("ponderhit")
+			s.Send("ponderhit")
 			hits++
 		case ponder && expected[side] != "":
-			s.send("stop")
-			s.expect("bestmove ") // the ponder search's, dropped
+			s.Send("stop")
+			s.Expect("bestmove ") // the ponder search's, dropped
 			start = time.Now()
-			s.send(pos, goLine)
+			s.Send(pos, goLine)
 		default:
-			s.send(pos, goLine)
+			s.Send(pos, goLine)
 		}
-		line, _ := s.expect("bestmove ")
+		line, _ := s.Expect("bestmove ")
 		used := time.Since(start)
 		if used > clock[side]+byoyomi {
 			t.Fatalf("ply %d: %v used of %v + byoyomi %v (%s)", ply, used, clock[side], byoyomi, goLine)
@@ -71,11 +71,11 @@ func selfPlay(t *testing.T, v rules.VariantID, options []string, main, inc, byoy
 		expected[side] = ""
 		if ponder && len(f) == 4 && !g.Result().Over() {
 			expected[side] = f[3]
-			s.send("position startpos moves "+strings.Join(moves, " ")+" "+f[3], "go ponder"+strings.TrimPrefix(goLine, "go"))
+			s.Send("position startpos moves "+strings.Join(moves, " ")+" "+f[3], "go ponder"+strings.TrimPrefix(goLine, "go"))
 		}
 	}
 	for _, s := range engines {
-		s.send("gameover draw", "quit")
+		s.Send("gameover draw", "quit")
 	}
 	t.Logf("%d plies, %d ponder hits: %s", g.Len(), hits, g.Result())
 	return g
@@ -86,14 +86,14 @@ func selfPlay(t *testing.T, v rules.VariantID, options []string, main, inc, byoy
 func newGameEngine(t *testing.T, v rules.VariantID, options []string) *session {
 	t.Helper()
 	s := newSession(t, Config{Budget: mcts.Budget{Simulations: 16}})
-	s.send("usi")
-	s.expect("usiok")
-	s.send("setoption name USI_Variant value "+variantNames[v], "setoption name Simulations value 0")
+	s.Send("usi")
+	s.Expect("usiok")
+	s.Send("setoption name USI_Variant value "+variantNames[v], "setoption name Simulations value 0")
 	for _, o := range options {
 		name, value, _ := strings.Cut(o, "=")
-		s.send("setoption name " + name + " value " + value)
+		s.Send("setoption name " + name + " value " + value)
 	}
-	s.send("usinewgame")
+	s.Send("usinewgame")
 	if out := s.sync(); len(out) > 0 {
 		t.Fatalf("setup: %q", out)
 	}
@@ -127,10 +127,10 @@ func TestFischerInTime(t *testing.T) {
 // go infinite reports info lines until stop, then bestmove.
 func TestInfiniteStop(t *testing.T) {
 	s := newSession(t, Config{})
-	s.send("position startpos", "go infinite")
-	s.expect("info depth ") // the first second's line: the search goes on
-	s.send("stop")
-	line, _ := s.expect("bestmove ")
+	s.Send("position startpos", "go infinite")
+	s.Expect("info depth ") // the first second's line: the search goes on
+	s.Send("stop")
+	line, _ := s.Expect("bestmove ")
 	g := rules.NewGame(rules.MustNew(rules.DefaultConfig(rules.Chu)).StartPosition())
 	playUSI(t, g, strings.Fields(line)[1])
 }

@@ -16,7 +16,7 @@ const royalHangs = "1k10/1G10/12/12/8p3/12/12/12/8P3/12/12/11K b - 1"
 func TestMate(t *testing.T) {
 	s := newSession(t, Config{})
 	r := rules.MustNew(rules.DefaultConfig(rules.Chu))
-	s.send("position sfen " + royalHangs)
+	s.Send("position sfen " + royalHangs)
 	move, _, info := s.bestmove("go nodes 300")
 	f, pv := parseInfo(t, info[len(info)-1])
 	if f["mate"] != "1" || len(pv) != 1 || pv[0] != move {
@@ -30,27 +30,27 @@ func TestMate(t *testing.T) {
 	if w, ok := g.Result().Winner(); !ok || w != rules.Sente {
 		t.Errorf("%s does not win: %s", move, g.Result())
 	}
-	s.send("go mate 300")
-	line, _ := s.expect("checkmate ")
+	s.Send("go mate 300")
+	line, _ := s.Expect("checkmate ")
 	if line != "checkmate "+move {
 		t.Errorf("go mate: %q, want checkmate %s", line, move)
 	}
-	s.send("position startpos", "go mate 200")
-	if line, _ := s.expect("checkmate "); line != "checkmate timeout" {
+	s.Send("position startpos", "go mate 200")
+	if line, _ := s.Expect("checkmate "); line != "checkmate timeout" {
 		t.Errorf("go mate at the start: %q", line)
 	}
-	s.send("go mate infinite")
+	s.Send("go mate infinite")
 	s.sync()
-	s.send("stop")
-	if line, _ := s.expect("checkmate "); line != "checkmate timeout" {
+	s.Send("stop")
+	if line, _ := s.Expect("checkmate "); line != "checkmate timeout" {
 		t.Errorf("go mate infinite, stopped: %q", line)
 	}
-	s.send("position sfen "+royalHangs+" moves "+move, "go mate 100")
-	if line, _ := s.expect("checkmate "); line != "checkmate nomate" {
+	s.Send("position sfen "+royalHangs+" moves "+move, "go mate 100")
+	if line, _ := s.Expect("checkmate "); line != "checkmate nomate" {
 		t.Errorf("go mate after the game's end: %q", line)
 	}
 	if strings.Contains(strings.Join(info, "\n"), "error") {
 		t.Errorf("errors: %q", info)
 	}
-	s.send("quit")
+	s.Send("quit")
 }

@@ -1,26 +1,17 @@
 package usi
 
 import (
-	"bufio"
-	"context"
-	"io"
 	"strings"
 	"testing"
-	"time"
 
 	"chuzero/mcts"
 	"chuzero/rules"
-	"chuzero/selfplay/engine"
+	"chuzero/selfplay/internal/enginetest"
 )
 
 // session drives an engine through a pipe, as a GUI or the Lishogi-Bot
 // bridge would.
-type session struct {
-	t     *testing.T
-	in    *io.PipeWriter
-	lines chan string
-	done  chan error
-}
+type session struct{ *enginetest.Session }
 
 func newSession(t *testing.T, cfg Config) *session {
 	t.Helper()
@@ -31,76 +22,21 @@ func newSession(t *testing.T, cfg Config) *session {
 	if err != nil {
 		t.Fatal(err)
 	}
-	inR, inW := io.Pipe()
-	outR, outW := io.Pipe()
-	s := &session{t: t, in: inW, lines: make(chan string, 10000), done: make(chan error, 1)}
-	go func() {
-		err := e.Serve(context.Background(), inR, outW)
-		outW.Close()
-		inR.Close()
-		s.done <- err
-	}()
-	go func() {
-		sc := bufio.NewScanner(outR)
-		for sc.Scan() {
-			s.lines <- sc.Text()
-		}
-		close(s.lines)
-	}()
-	t.Cleanup(func() {
-		inW.Close()
-		<-s.done
-		for range s.lines {
-		}
-	})
-	return s
-}
-
-func (s *session) send(lines ...string) {
-	s.t.Helper()
-	for _, l := range lines {
-		if _, err := io.WriteString(s.in, l+"\n"); err != nil {
-			s.t.Fatalf("send %q: %v", engine.Clip(l), err)
-		}
-	}
-}
-
-// expect reads lines until one starts with prefix and returns it with the
-// lines before it.
-func (s *session) expect(prefix string) (string, []string) {
-	s.t.Helper()
-	var before []string
-	timeout := time.After(60 * time.Second)
-	for {
-		select {
-		case l, ok := <-s.lines:
-			if !ok {
-				s.t.Fatalf("the engine closed its output waiting for %q (after %q)", prefix, before)
-			}
-			if strings.HasPrefix(l, prefix) {
-				return l, before
-			}
-			before = append(before, l)
-		case <-timeout:
-			s.t.Fatalf("no %q within 60s (got %q)", prefix, before)
-		}
-	}
+	return &session{enginetest.Start(t, e.Serve)}
 }
 
 // sync sends isready and returns everything before its readyok.
 func (s *session) sync() []string {
-	s.t.Helper()
-	s.send("isready")
-	_, before := s.expect("readyok")
-	return before
+	s.T.Helper()
+	return s.Sync("isready", "readyok")
 }
 
 // bestmove sends go and returns the move (or "resign"), its ponder move
 // and the info lines before it.
 func (s *session) bestmove(goLine string) (move, ponder string, info []string) {
-	s.t.Helper()
-	s.send(goLine)
-	line, before := s.expect("bestmove ")
+	s.T.Helper()
+	s.Send(goLine)
+	line, before := s.Expect("bestmove ")
 	f := strings.Fields(line)
 	move = f[1]
 	if len(f) == 4 && f[2] == "ponder" {
