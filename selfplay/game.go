@@ -63,7 +63,7 @@ func (gm *game) play(ctx context.Context) (*gameEnd, error) {
 		if gm.g.Len() >= plyCap {
 			last := gm.tr.plies[len(gm.tr.plies)-1]
 			return &gameEnd{result: rules.Result{Outcome: rules.Draw, Reason: rules.ReasonMaxPlies}, truncated: true,
-				endValue: float64(last.value), endSide: last.side, final: p}, nil
+				endValue: gm.cappedValue(last.side, float64(last.value)), endSide: last.side, final: p}, nil
 		}
 		res, full, err := gm.move(ctx)
 		if err != nil {

@@ -47,7 +47,7 @@ func (t *trace) position(p *rules.Position) {
 type gameEnd struct {
 	result    rules.Result
 	truncated bool    // stopped by the self-play cap: result is ongoing
-	endValue  float64 // truncated: the final search's root value, for endSide
+	endValue  float64 // truncated: the value target (cappedValue), for endSide
 	endSide   rules.Color
 	final     *rules.Position
 }
@@ -101,6 +101,19 @@ func (t *trace) finish(samples []encode.Sample, end *gameEnd) {
 		}
 		s.Aux = a
 	}
+}
+
+// cappedValue is a truncated game's value for side, from the final
+// search's value for it: that value, blended with the material at the cap
+// by CappedMaterialWeight.
+func (gm *game) cappedValue(side rules.Color, search float64) float64 {
+	w := gm.cfg.CappedMaterialWeight
+	if w <= 0 {
+		return search
+	}
+	t := gm.tr
+	m := signFor(rules.Sente, side) * t.balance[len(t.balance)-1] / t.army
+	return (1-w)*search + w*math.Tanh(gm.cfg.CappedMaterialScale*m)
 }
 
 // material scales a balance to [-1, 1].

@@ -149,3 +149,40 @@ func checkHandLabels(t *testing.T, end string, i int, s *encode.Sample, final *r
 }
 
 func near(a, b float64) bool { return math.Abs(a-b) < 1e-5 }
+
+// TestCappedValue: a truncated game's value target is the final search's
+// value, blended by CappedMaterialWeight with tanh(scale·material) of the
+// position at the cap, for each side.
+func TestCappedValue(t *testing.T) {
+	r := rules.MustNew(rules.DefaultConfig(rules.Sho))
+	tr := newTrace(r)
+	tr.balance = []float64{0, -tr.army / 4} // Sente a quarter of its army down at the cap
+	lead := math.Tanh(3 * 0.25)
+	cases := []struct {
+		w, search, want float64
+		side            rules.Color
+	}{
+		{0, 0.3, 0.3, rules.Sente},
+		{1, 0.3, -lead, rules.Sente},
+		{1, 0.3, lead, rules.Gote},
+		{0.5, -0.2, 0.5*-0.2 + 0.5*lead, rules.Gote},
+	}
+	for _, c := range cases {
+		cfg := DefaultConfig(rules.Sho)
+		cfg.CappedMaterialWeight = c.w
+		gm := &game{cfg: &cfg, tr: tr}
+		if got := gm.cappedValue(c.side, c.search); !near(got, c.want) {
+			t.Errorf("weight %v, %v, search %v: %v, want %v", c.w, c.side, c.search, got, c.want)
+		}
+	}
+	bad := DefaultConfig(rules.Sho)
+	bad.Dir = t.TempDir()
+	bad.CappedMaterialWeight, bad.CappedMaterialScale = 0.5, 0
+	if bad.Validate() == nil {
+		t.Error("a material weight with no scale validated")
+	}
+	bad.CappedMaterialWeight, bad.CappedMaterialScale = 1.5, 3
+	if bad.Validate() == nil {
+		t.Error("a material weight of 1.5 validated")
+	}
+}
