@@ -16,12 +16,13 @@
 # ANCHORS to replace the default list (arena player specs). The anchors:
 # the run's first checkpoint, greedy, alpha-beta at depths 1 and 2, and
 # HaChu at depth 1 for Chu when Debian's hachu is installed. Training runs
-# with periodic evaluation off, so the whole budget goes to learning.
+# with periodic evaluation off, so the whole budget goes to learning. The
+# table ends with scripts/valueprobe.sh's material probe of the checkpoint.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 if [[ $# -lt 2 || $# -gt 3 ]]; then
-	sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//' >&2
+	sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//' >&2
 	exit 2
 fi
 variant=$1 duration=$2
@@ -63,5 +64,6 @@ echo "== gauntlet: latest against ${anchors[*]}, $games games each at $sims play
 "$bin" arena -run "$run" -variant "$variant" -gauntlet -games "$games" -sims "$sims" -concurrency "$conc" \
 	-quiet -out "$out" latest "${anchors[@]}" | tee "$out.txt"
 mv "$out.txt" "$out/table.txt"
+CHUZERO=$bin scripts/valueprobe.sh "$run" | tee -a "$out/table.txt" || echo "strength.sh: the value probe failed" >&2
 "$bin" report -run "$run" >/dev/null
 echo "table: $out/table.txt; report: $run/report/index.html (strength.png)"
