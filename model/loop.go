@@ -46,7 +46,9 @@ type Loop struct {
 	step    int64
 	seen    int64
 	parent  string
-	saved   int64 // step of the last checkpoint written
+	saved   int64     // step of the last checkpoint written
+	savedAt time.Time // when it was written (by now)
+	now     func() time.Time
 	batch   Batch
 	held    Batch // held-out batch
 	skipped int64
@@ -66,7 +68,8 @@ func NewLoop(cfg LoopConfig, store *checkpoints.Store, log *slog.Logger) (*Loop,
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	l := &Loop{cfg: cfg, store: store, log: log}
+	l := &Loop{cfg: cfg, store: store, log: log, now: time.Now}
+	l.savedAt = l.now()
 	var w *Weights
 	var ckpt *checkpoints.Checkpoint
 	latest, err := store.Latest()
@@ -143,7 +146,7 @@ func (l *Loop) save() (checkpoints.Entry, error) {
 	if err != nil {
 		return checkpoints.Entry{}, err
 	}
-	l.parent, l.saved = e.Name, l.step
+	l.parent, l.saved, l.savedAt = e.Name, l.step, l.now()
 	if gone, err := l.store.Prune(l.cfg.KeepLast, l.cfg.KeepEvery); err != nil {
 		l.log.Warn("pruning checkpoints failed", "err", err)
 	} else if len(gone) > 0 {
@@ -228,13 +231,21 @@ func (l *Loop) run(ctx context.Context, maxSteps int64) error {
 			}
 			l.OnStep(info)
 		}
-		if l.step%l.cfg.CheckpointEvery == 0 {
+		if l.checkpointDue() {
 			if _, err := l.save(); err != nil {
 				return err
 			}
 		}
 	}
 	return nil
+}
+
+// checkpointDue reports whether the step just taken ends with a
+// checkpoint: every CheckpointEvery steps, or CheckpointInterval after the
+// last one.
+func (l *Loop) checkpointDue() bool {
+	iv := l.cfg.CheckpointInterval.D()
+	return l.step%l.cfg.CheckpointEvery == 0 || (iv > 0 && l.now().Sub(l.savedAt) >= iv)
 }
 
 // ready reports whether the data allow a step: enough games and samples,

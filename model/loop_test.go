@@ -2,6 +2,7 @@ package model
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"log/slog"
 	"math/rand/v2"
@@ -130,5 +131,46 @@ func TestLearningRateSchedule(t *testing.T) {
 		if got := cfg.LearningRate(c.step); got < c.want*0.999 || got > c.want*1.001 {
 			t.Errorf("LearningRate(%d) = %v, want %v", c.step, got, c.want)
 		}
+	}
+}
+
+// TestCheckpointInterval: with slow steps (a fake clock advancing a minute
+// a step) a checkpoint is written every CheckpointInterval, between the
+// CheckpointEvery ones.
+func TestCheckpointInterval(t *testing.T) {
+	run := t.TempDir()
+	samples := filepath.Join(run, "samples")
+	store, _ := checkpoints.Open(filepath.Join(run, "checkpoints"))
+	for i := uint64(0); i < 3; i++ {
+		writeSampleFile(t, mustDir(t, samples), rules.Sho, i, 30)
+	}
+	cfg := testLoopConfig(samples)
+	cfg.CheckpointEvery, cfg.CheckpointInterval, cfg.KeepLast = 5, encode.Duration(3*time.Minute), 100
+	l, err := NewLoop(cfg, store, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	clock := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
+	l.now = func() time.Time { return clock }
+	l.savedAt = clock
+	l.OnStep = func(i StepInfo) {
+		if !i.Waiting {
+			clock = clock.Add(time.Minute)
+		}
+	}
+	if err := l.Run(context.Background(), 11); err != nil {
+		t.Fatal(err)
+	}
+	list, _ := store.List()
+	var steps []int64
+	for _, e := range list {
+		steps = append(steps, e.Step)
+	}
+	// 3 by time, 5 by steps (each resets the clock), 8 by time, 10 by
+	// steps, 11 at the end
+	want := []int64{0, 3, 5, 8, 10, 11}
+	if fmt.Sprint(steps) != fmt.Sprint(want) {
+		t.Errorf("checkpoints at steps %v, want %v", steps, want)
 	}
 }

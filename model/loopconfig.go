@@ -28,8 +28,13 @@ type LoopConfig struct {
 	Schedule        []LRStep `json:"learning_rate"`    // learning rate by step (piecewise constant)
 	WarmupSteps     int64    `json:"warmup_steps"`     // linear warm-up of the learning rate over the first steps
 	CheckpointEvery int64    `json:"checkpoint_every"` // steps between checkpoints
-	KeepLast        int      `json:"keep_last"`        // checkpoints kept by pruning: the newest KeepLast...
-	KeepEvery       int      `json:"keep_every"`       // ... and every KeepEvery-th of the older ones
+	// CheckpointInterval also writes a checkpoint once this long has
+	// passed since the last one (0: by steps alone). Self-play plays the
+	// newest checkpoint, so when steps are slow (early in a run, or a big
+	// network on few cores) this bounds how stale its network gets.
+	CheckpointInterval encode.Duration `json:"checkpoint_interval"`
+	KeepLast           int             `json:"keep_last"`  // checkpoints kept by pruning: the newest KeepLast...
+	KeepEvery          int             `json:"keep_every"` // ... and every KeepEvery-th of the older ones
 	// MaxReuse caps training at MaxReuse samples trained per sample
 	// generated: the loop waits for self-play rather than overfit.
 	MaxReuse float64 `json:"max_reuse"`
@@ -87,8 +92,8 @@ func (c LoopConfig) Validate() error {
 	switch {
 	case len(c.Schedule) == 0 || c.Schedule[0].Step != 0:
 		return errors.New("model: the learning-rate schedule must start at step 0")
-	case c.CheckpointEvery < 1 || c.KeepLast < 1 || c.KeepEvery < 0:
-		return errors.New("model: CheckpointEvery and KeepLast must be positive")
+	case c.CheckpointEvery < 1 || c.KeepLast < 1 || c.KeepEvery < 0 || c.CheckpointInterval < 0:
+		return errors.New("model: CheckpointEvery and KeepLast must be positive, CheckpointInterval not negative")
 	case c.MaxReuse <= 0 || c.EarlyReuse < 0 || c.MinSamples < 0 || c.MinGames < 0 || c.HeldOutEvery < 0:
 		return errors.New("model: MaxReuse must be positive; EarlyReuse, MinSamples, MinGames, HeldOutEvery not negative")
 	case c.ValueQStart < 0 || c.ValueQStart > 1 || c.ValueQEnd < 0 || c.ValueQEnd > 1 || c.ValueQSteps < 0:
