@@ -207,6 +207,9 @@ func (l *Loop) run(ctx context.Context, maxSteps int64) error {
 		if err := l.replay.FillBatch(rng, &l.batch, int(b)); err != nil {
 			return err
 		}
+		if l.step == l.saved {
+			l.savedAt = l.now() // staleness counts from the first step the last checkpoint lacks
+		}
 		lr := l.cfg.LearningRate(l.step)
 		start := time.Now()
 		st, err := l.trainer.Step(&l.batch, lr)

@@ -136,14 +136,12 @@ func TestLearningRateSchedule(t *testing.T) {
 
 // TestCheckpointInterval: with slow steps (a fake clock advancing a minute
 // a step) a checkpoint is written every CheckpointInterval, between the
-// CheckpointEvery ones.
+// CheckpointEvery ones; the time spent waiting for the first data (ten
+// minutes here, with no step since the last checkpoint) does not count.
 func TestCheckpointInterval(t *testing.T) {
 	run := t.TempDir()
-	samples := filepath.Join(run, "samples")
+	samples := mustDir(t, filepath.Join(run, "samples"))
 	store, _ := checkpoints.Open(filepath.Join(run, "checkpoints"))
-	for i := uint64(0); i < 3; i++ {
-		writeSampleFile(t, mustDir(t, samples), rules.Sho, i, 30)
-	}
 	cfg := testLoopConfig(samples)
 	cfg.CheckpointEvery, cfg.CheckpointInterval, cfg.KeepLast = 5, encode.Duration(3*time.Minute), 100
 	l, err := NewLoop(cfg, store, slog.New(slog.NewTextHandler(io.Discard, nil)))
@@ -154,9 +152,17 @@ func TestCheckpointInterval(t *testing.T) {
 	clock := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
 	l.now = func() time.Time { return clock }
 	l.savedAt = clock
+	wrote := false
 	l.OnStep = func(i StepInfo) {
-		if !i.Waiting {
+		switch {
+		case !i.Waiting:
 			clock = clock.Add(time.Minute)
+		case !wrote:
+			clock = clock.Add(10 * time.Minute)
+			for i := uint64(0); i < 3; i++ {
+				writeSampleFile(t, samples, rules.Sho, i, 30)
+			}
+			wrote = true
 		}
 	}
 	if err := l.Run(context.Background(), 11); err != nil {
@@ -170,7 +176,7 @@ func TestCheckpointInterval(t *testing.T) {
 	// 3 by time, 5 by steps (each resets the clock), 8 by time, 10 by
 	// steps, 11 at the end
 	want := []int64{0, 3, 5, 8, 10, 11}
-	if fmt.Sprint(steps) != fmt.Sprint(want) {
-		t.Errorf("checkpoints at steps %v, want %v", steps, want)
+	if !wrote || fmt.Sprint(steps) != fmt.Sprint(want) {
+		t.Errorf("checkpoints at steps %v, want %v (waited for data: %v)", steps, want, wrote)
 	}
 }

@@ -29,9 +29,11 @@ type LoopConfig struct {
 	WarmupSteps     int64    `json:"warmup_steps"`     // linear warm-up of the learning rate over the first steps
 	CheckpointEvery int64    `json:"checkpoint_every"` // steps between checkpoints
 	// CheckpointInterval also writes a checkpoint once this long has
-	// passed since the last one (0: by steps alone). Self-play plays the
-	// newest checkpoint, so when steps are slow (early in a run, or a big
-	// network on few cores) this bounds how stale its network gets.
+	// passed since the first step the last one lacks (0: by steps alone;
+	// time waiting for data before that step does not count). Self-play
+	// plays the newest checkpoint, so when steps are slow (early in a run,
+	// or a big network on few cores) this bounds how stale its network
+	// gets.
 	CheckpointInterval encode.Duration `json:"checkpoint_interval"`
 	KeepLast           int             `json:"keep_last"`  // checkpoints kept by pruning: the newest KeepLast...
 	KeepEvery          int             `json:"keep_every"` // ... and every KeepEvery-th of the older ones
