@@ -20,6 +20,7 @@ import (
 	cmodel "chuzero/model"
 	"chuzero/rules"
 	"chuzero/selfplay/arena"
+	"chuzero/selfplay/engine/enginetest"
 	"chuzero/selfplay/report"
 )
 
@@ -115,22 +116,7 @@ func (p *engineProc) send(lines ...string) {
 
 func (p *engineProc) expect(prefix string) (string, []string) {
 	p.t.Helper()
-	var before []string
-	deadline := time.After(30 * time.Second)
-	for {
-		select {
-		case l, ok := <-p.lines:
-			if !ok {
-				p.t.Fatalf("engine output ended waiting for %q after %q", prefix, before)
-			}
-			if strings.HasPrefix(l, prefix) {
-				return l, before
-			}
-			before = append(before, l)
-		case <-deadline:
-			p.t.Fatalf("no %q in 30s; got %q", prefix, before)
-		}
-	}
+	return enginetest.ExpectLine(p.t, p.lines, prefix, 30*time.Second)
 }
 
 // The CECP engine through a real pipe: handshake, a few moves, malformed

@@ -8,7 +8,7 @@ import (
 
 	"chuzero/mcts"
 	"chuzero/rules"
-	"chuzero/selfplay/internal/enginetest"
+	"chuzero/selfplay/engine/enginetest"
 )
 
 // session drives an engine through a pipe, as a GUI would.

@@ -1,5 +1,6 @@
 // Package enginetest drives a text-protocol engine (CECP or USI) through
-// pipes, as a GUI or a bridge would, for the protocol packages' tests.
+// pipes, as a GUI or a bridge would, for the protocol tests (the cecp and
+// usi packages, and chuzero play as a process).
 package enginetest
 
 import (
@@ -79,20 +80,27 @@ func (s *Session) Send(lines ...string) {
 // lines before it.
 func (s *Session) Expect(prefix string) (string, []string) {
 	s.T.Helper()
+	return ExpectLine(s.T, s.Lines, prefix, Timeout)
+}
+
+// ExpectLine reads lines until one starts with prefix and returns it with
+// the lines before it, failing t if lines closes or timeout passes first.
+func ExpectLine(t testing.TB, lines <-chan string, prefix string, timeout time.Duration) (string, []string) {
+	t.Helper()
 	var before []string
-	timeout := time.After(Timeout)
+	deadline := time.After(timeout)
 	for {
 		select {
-		case l, ok := <-s.Lines:
+		case l, ok := <-lines:
 			if !ok {
-				s.T.Fatalf("the engine closed its output waiting for %q (after %q)", prefix, before)
+				t.Fatalf("the engine closed its output waiting for %q (after %q)", prefix, before)
 			}
 			if strings.HasPrefix(l, prefix) {
 				return l, before
 			}
 			before = append(before, l)
-		case <-timeout:
-			s.T.Fatalf("no %q within %v (got %q)", prefix, Timeout, before)
+		case <-deadline:
+			t.Fatalf("no %q within %v (got %q)", prefix, timeout, before)
 		}
 	}
 }
