@@ -47,7 +47,7 @@ type Loop struct {
 	seen    int64
 	parent  string
 	saved   int64     // step of the last checkpoint written
-	savedAt time.Time // when it was written (by now)
+	savedAt time.Time // when the first step after it was taken (by now)
 	now     func() time.Time
 	batch   Batch
 	held    Batch // held-out batch
@@ -69,7 +69,6 @@ func NewLoop(cfg LoopConfig, store *checkpoints.Store, log *slog.Logger) (*Loop,
 		return nil, err
 	}
 	l := &Loop{cfg: cfg, store: store, log: log, now: time.Now}
-	l.savedAt = l.now()
 	var w *Weights
 	var ckpt *checkpoints.Checkpoint
 	latest, err := store.Latest()

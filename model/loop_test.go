@@ -151,7 +151,6 @@ func TestCheckpointInterval(t *testing.T) {
 	defer l.Close()
 	clock := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
 	l.now = func() time.Time { return clock }
-	l.savedAt = clock
 	wrote := false
 	l.OnStep = func(i StepInfo) {
 		switch {

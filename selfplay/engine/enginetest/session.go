@@ -11,6 +11,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"chuzero/selfplay/engine"
 )
 
 // Timeout bounds each wait for an expected line.
@@ -71,7 +73,7 @@ func (s *Session) Send(lines ...string) {
 	s.T.Helper()
 	for _, l := range lines {
 		if _, err := io.WriteString(s.in, l+"\n"); err != nil {
-			s.T.Fatalf("send %q: %v", clip(l), err)
+			s.T.Fatalf("send %q: %v", engine.Clip(l), err)
 		}
 	}
 }
@@ -112,12 +114,4 @@ func (s *Session) Sync(cmd, reply string) []string {
 	s.Send(cmd)
 	_, before := s.Expect(reply)
 	return before
-}
-
-// clip shortens a long line for a message.
-func clip(l string) string {
-	if len(l) > 200 {
-		return l[:200] + "..."
-	}
-	return l
 }
