@@ -18,7 +18,7 @@ type Result struct {
 	// with the prior-weighted values of the visited moves (Gumbel's
 	// completed Q; the same for PUCT and Gumbel searches).
 	Q    []float64
-	Best rules.Move // most visited move (PUCT) or the sequential-halving winner (Gumbel)
+	Best rules.Move // most visited move, ties to the higher prior (PUCT), or the sequential-halving winner (Gumbel)
 	// RootValue is the mean value of the root over all its visits.
 	RootValue float64
 	// NetValue is the evaluator's raw value of the root position, stored
@@ -59,7 +59,7 @@ func (s *Search) fillResult(res *Result, gumbel bool) {
 		res.Moves[i] = kids[i].move
 		res.Visits[i] = kids[i].visits
 		total += kids[i].visits
-		if kids[i].visits > kids[best].visits {
+		if v, b := kids[i].visits, kids[best].visits; v > b || v == b && kids[i].prior > kids[best].prior {
 			best = i
 		}
 	}

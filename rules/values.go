@@ -88,3 +88,23 @@ func mobility(r *Rules, pc Piece, files, ranks int) int {
 	}
 	return len(pos.GenerateMoves(nil))
 }
+
+// Army returns one side's starting material without its royals, by
+// PieceValues: the scale of a material balance (Sente's; the start
+// positions are symmetric in material).
+func (r *Rules) Army() float64 {
+	if v, ok := armies.Load(r.Config()); ok {
+		return v.(float64)
+	}
+	values, start := r.PieceValues(), r.StartPosition()
+	var army float64
+	for _, s := range r.Squares() {
+		if pc := start.At(s); pc.IsPiece() && pc.Color() == Sente && !r.IsRoyal(pc) {
+			army += values[pc.Kind()]
+		}
+	}
+	armies.Store(r.Config(), army)
+	return army
+}
+
+var armies sync.Map // Config -> float64

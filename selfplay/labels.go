@@ -27,14 +27,7 @@ type plyTrace struct {
 }
 
 func newTrace(r *rules.Rules) *trace {
-	t := &trace{r: r, values: r.PieceValues()}
-	start := r.StartPosition()
-	for _, s := range r.Squares() {
-		if pc := start.At(s); pc.IsPiece() && pc.Color() == rules.Sente && !r.IsRoyal(pc) {
-			t.army += t.values[pc.Kind()]
-		}
-	}
-	return t
+	return &trace{r: r, values: r.PieceValues(), army: r.Army()}
 }
 
 // position records the material of the game's current position; call it

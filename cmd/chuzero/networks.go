@@ -93,8 +93,12 @@ func (n *networks) entrant(p playerSpec, engineLog *os.File) (arena.Entrant, err
 		return arena.Greedy{}, nil
 	case "ab":
 		return p.alphaBeta(), nil
-	case "uniform":
-		s := arena.NewSearcher(p.label(""), mcts.Uniform{}, p.budget)
+	case "uniform", "material":
+		var eval mcts.Evaluator = mcts.Uniform{}
+		if p.kind == "material" {
+			eval = mcts.Material{Scale: 3}
+		}
+		s := arena.NewSearcher(p.label(""), eval, p.budget)
 		s.Gumbel = p.gumbel
 		return s, p.budget.Validate()
 	case "xboard":

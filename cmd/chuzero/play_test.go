@@ -290,6 +290,7 @@ func TestParsePlayer(t *testing.T) {
 		{"hachu,depth=3", "xboard", "hachu-d3", def},
 		{"xboard:/usr/games/hachu,depth=1,opt:Okazaki rule=1", "xboard", "hachu-d1", def},
 		{"greedy", "greedy", "greedy", def},
+		{"material,sims=64,gumbel", "material", "material-64", mcts.Budget{Simulations: 64}},
 	} {
 		p, err := parsePlayer(tc.in, def)
 		if err != nil || p.kind != tc.kind || p.label("step-1") != tc.label || p.budget != tc.budget {

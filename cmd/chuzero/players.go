@@ -17,6 +17,8 @@ const playerSpecHelp = `Players (two or more):
   latest, step-000001000, 1000, path/to/file.ckpt
                       a checkpoint of the run (-run) or a checkpoint file
   uniform             tree search with uniform priors (no network)
+  material            tree search with uniform priors and a material value
+                      (tanh(3·balance/army): what knowing material alone buys)
   random, greedy      uniform random moves; one-ply material greed
   ab                  alpha-beta on material (default depth=2; Sho/Heian anchors)
   hachu               Debian's HaChu (XBoard engine; same as xboard:hachu)
@@ -32,7 +34,7 @@ Example: chuzero arena -games 20 latest,sims=200 hachu,depth=2`
 
 // playerSpec is a parsed player argument.
 type playerSpec struct {
-	kind   string // checkpoint, uniform, random, greedy, ab, xboard
+	kind   string // checkpoint, uniform, material, random, greedy, ab, xboard
 	ref    string // checkpoint reference, or the engine command line
 	name   string
 	budget mcts.Budget
@@ -52,7 +54,7 @@ func parsePlayer(s string, def mcts.Budget) (playerSpec, error) {
 	switch {
 	case p.ref == "":
 		return p, fmt.Errorf("player %q: empty", s)
-	case p.ref == "uniform" || p.ref == "random" || p.ref == "greedy" || p.ref == "ab":
+	case p.ref == "uniform" || p.ref == "material" || p.ref == "random" || p.ref == "greedy" || p.ref == "ab":
 		p.kind = p.ref
 	case p.ref == "hachu":
 		p.kind, p.ref = "xboard", "hachu"
@@ -161,8 +163,8 @@ func (p playerSpec) label(ckptName string) string {
 		return p.kind
 	case "ab":
 		return p.alphaBeta().Name()
-	case "uniform":
-		return "uniform-" + budgetLabel(p.budget)
+	case "uniform", "material":
+		return p.kind + "-" + budgetLabel(p.budget)
 	case "xboard":
 		base := filepath.Base(strings.Fields(p.ref)[0])
 		if p.depth > 0 {

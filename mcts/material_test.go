@@ -1,0 +1,83 @@
+package mcts
+
+import (
+	"context"
+	"math"
+	"testing"
+
+	"chuzero/encode"
+	"chuzero/rules"
+)
+
+func TestMaterialEvaluator(t *testing.T) {
+	// The Sho start position, then the same without Gote's rook (Sente
+	// to move, and Gote to move after a pawn push).
+	start := game(t, rules.Sho, "")
+	noRook := game(t, rules.Sho, "lnsgkgsnl/4e2b1/ppppppppp/9/9/9/PPPPPPPPP/1B2E2R1/LNSGKGSNL b - 1")
+	r := start.Rules()
+	rook := noRook.Position().Balance(r.PieceValues(), rules.Sente)
+	want := math.Tanh(3 * rook / r.Army())
+	cases := []struct {
+		name string
+		g    *rules.Game
+		push bool // play a (quiet) move first
+		v    float64
+	}{
+		{"start", start, false, 0},
+		{"Sente a rook up", noRook, false, want},
+		{"Gote a rook down", noRook, true, -want},
+	}
+	for _, c := range cases {
+		if c.push {
+			c.g.Push(c.g.LegalMoves()[0]) // no capture is possible yet
+		}
+		var req encode.Request
+		req.Set(c.g, c.g.LegalMoves())
+		if err := (Material{Scale: 3}).Evaluate(context.Background(), []*encode.Request{&req}); err != nil {
+			t.Fatal(err)
+		}
+		v := float64(req.WDL[0] - req.WDL[2])
+		if math.Abs(v-c.v) > 1e-6 || req.WDL[0]+req.WDL[1]+req.WDL[2] < 0.9999 {
+			t.Errorf("%s: WDL %v (value %.4f), want value %.4f", c.name, req.WDL, v, c.v)
+		}
+		var sum float32
+		for _, p := range req.Priors {
+			sum += p
+			if p != req.Priors[0] {
+				t.Errorf("%s: priors not uniform: %v", c.name, req.Priors)
+				break
+			}
+		}
+		if math.Abs(float64(sum)-1) > 1e-5 {
+			t.Errorf("%s: priors sum to %v", c.name, sum)
+		}
+	}
+}
+
+// TestBestTiesToPrior: among root moves of equal visits the PUCT result
+// names the one of higher prior, not the first generated.
+func TestBestTiesToPrior(t *testing.T) {
+	g := game(t, rules.Sho, "")
+	s := search(t, DefaultConfig(), Uniform{}, 1)
+	moves := g.LegalMoves()
+	s.t.reset()
+	priors := make([]float32, len(moves))
+	for i := range priors {
+		priors[i] = 0.5 / float32(len(moves)-1)
+	}
+	top := len(moves) - 1
+	priors[top] = 0.5
+	s.t.expand(s.t.root, moves, priors, 0)
+	s.origPrior = priors
+	root := &s.t.nodes[s.t.root]
+	root.visits, root.valueSum = 3, 0
+	kids := s.t.children(s.t.root)
+	kids[0].visits, kids[top].visits = 1, 1 // a tie between the first and the top prior
+	kids[1].visits = 1
+	kids[1].prior = 0.2 // below the top
+	var res Result
+	s.fillResult(&res, false)
+	if res.Best != moves[top] {
+		t.Errorf("best %s, want %s (visits tie, higher prior)", moveText(g, res.Best), moveText(g, moves[top]))
+	}
+}
