@@ -21,6 +21,9 @@ type Bounds struct {
 	// Endless holds the outcome until the search is cancelled, even when
 	// a bound ended it (USI's infinite and ponder, analysis).
 	Endless bool
+	// Until, if not nil, ends the search after the first slice whose
+	// report it accepts (USI's "go mate": once a mating line is found).
+	Until func(Progress) bool
 }
 
 // Progress is a report on a search: after each slice of
@@ -160,8 +163,14 @@ func search(ctx context.Context, p *arena.SearchPlayer, g *rules.Game, b Bounds,
 		if ctx.Err() != nil || (b.Think > 0 && elapsed >= b.Think) || (b.Sims > 0 && total >= b.Sims) || (b.MaxNodes > 0 && p.Search.NodeCount() >= b.MaxNodes) {
 			break
 		}
-		if report != nil {
-			report(progress())
+		if report != nil || b.Until != nil {
+			pr := progress()
+			if b.Until != nil && b.Until(pr) {
+				break
+			}
+			if report != nil {
+				report(pr)
+			}
 		}
 	}
 	return Outcome{Progress: progress(), Res: last}

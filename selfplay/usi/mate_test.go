@@ -12,7 +12,8 @@ import (
 const royalHangs = "1k10/1G10/12/12/8p3/12/12/12/8P3/12/12/11K b - 1"
 
 // A won position: "score mate 1" on the winning line, "go mate" answers
-// checkmate with it; the start position has no mate to find.
+// checkmate with it (at once, even when searching until stop); the start
+// position has no mate to find.
 func TestMate(t *testing.T) {
 	s := newSession(t, Config{})
 	r := rules.MustNew(rules.DefaultConfig(rules.Chu))
@@ -34,6 +35,10 @@ func TestMate(t *testing.T) {
 	line, _ := s.Expect("checkmate ")
 	if line != "checkmate "+move {
 		t.Errorf("go mate: %q, want checkmate %s", line, move)
+	}
+	s.Send("go mate infinite") // answered once the mate is found, without stop
+	if line, _ := s.Expect("checkmate "); line != "checkmate "+move {
+		t.Errorf("go mate infinite: %q, want checkmate %s", line, move)
 	}
 	s.Send("position startpos", "go mate 200")
 	if line, _ := s.Expect("checkmate "); line != "checkmate timeout" {

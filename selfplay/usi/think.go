@@ -44,7 +44,10 @@ func (e *Engine) startThinking(ctx context.Context, l limits) {
 		Think:    l.thinkTime(g.Position().SideToMove(), e.overhead, e.Cfg.Budget.Time),
 		Sims:     e.Cfg.Budget.Simulations,
 		MaxNodes: e.hashMB << 20 / mcts.NodeBytes,
-		Endless:  l.infinite || l.ponder, // USI: no bestmove before stop or ponderhit
+		Endless:  (l.infinite || l.ponder) && !l.mate, // USI: no bestmove before stop or ponderhit
+	}
+	if l.mate { // answered once a mate is found, else at the time or stop
+		b.Until = func(p engine.Progress) bool { return len(p.Lines) > 0 && p.Lines[0].Mate > 0 }
 	}
 	switch {
 	case b.Endless || l.mate:
