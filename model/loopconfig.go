@@ -64,8 +64,8 @@ func DefaultLoopConfig(v rules.VariantID) LoopConfig {
 	return LoopConfig{Rules: rules.DefaultConfig(v), Model: DefaultConfig(), Encode: encode.DefaultOptions(),
 		Train: DefaultTrainConfig(), Replay: DefaultReplayConfig(),
 		Schedule: []LRStep{{0, 2e-3}, {100000, 5e-4}, {300000, 1.5e-4}}, WarmupSteps: 200,
-		CheckpointEvery: 200, KeepLast: 10, KeepEvery: 10, MaxReuse: 4, EarlyReuse: 2, MinSamples: 2048, MinGames: 64,
-		ValueQStart: 0, ValueQEnd: 0.5, ValueQSteps: 10000, HeldOutEvery: 100, Seed: 1, Poll: encode.Duration(2 * time.Second)}
+		CheckpointEvery: 200, CheckpointInterval: encode.Duration(3 * time.Minute), KeepLast: 10, KeepEvery: 10, MaxReuse: 4, EarlyReuse: 2, MinSamples: 2048, MinGames: 64,
+		ValueQStart: 0, ValueQEnd: 0.5, ValueQSteps: 1000, HeldOutEvery: 100, Seed: 1, Poll: encode.Duration(2 * time.Second)}
 }
 
 // ValueQ returns the weight of the search value in the value target at
