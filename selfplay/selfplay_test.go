@@ -198,6 +198,7 @@ func TestTruncatedGame(t *testing.T) {
 	cfg.MaxPlies = 15
 	cfg.NoResignFraction = 1
 	cfg.CheapSampleFraction = 1
+	cfg.CappedMaterialWeight = 0 // the search's value alone (the blend: TestCappedValue)
 	r, _ := New(cfg, senteWins{}, "biased")
 	if err := r.Run(context.Background(), 1); err != nil {
 		t.Fatal(err)
