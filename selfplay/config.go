@@ -48,7 +48,7 @@ type Config struct {
 	// starting army). 0 keeps the search value alone, which early in a run
 	// is the untrained network's guess: in Sho three positions in four come
 	// from capped games. This is the one place the piece table enters a
-	// value target; it is a bootstrap, not a rule.
+	// value target; it is a bootstrap, not a rule. Default 1.
 	CappedMaterialWeight float64 `json:"capped_material_weight"`
 	// CappedMaterialScale maps a material balance to a value (3: a fifth
 	// of the army ahead is worth 0.54; in the decisive games of a 45-minute
