@@ -20,6 +20,7 @@
 # table ends with scripts/valueprobe.sh's material probe of the checkpoint.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+PATH=$PATH:/usr/games # Debian installs hachu there
 
 if [[ $# -lt 2 || $# -gt 3 ]]; then
 	sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//' >&2
