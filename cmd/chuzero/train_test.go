@@ -39,8 +39,8 @@ func TestMain(m *testing.M) {
 		os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 	}
 	// no command may leave a goroutine behind (a watcher, a reader, a
-	// server): checked after all the tests
-	goleak.VerifyTestMain(m)
+	// server): checked after all the tests, but for nats.go's own
+	goleak.VerifyTestMain(m, goleak.IgnoreTopFunction(natsjs.UpstreamLeak))
 }
 
 // quickConfig is a run small enough for tests: the tiny network on Sho,

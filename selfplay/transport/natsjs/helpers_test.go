@@ -21,17 +21,9 @@ import (
 	"chuzero/selfplay/transport"
 )
 
-// TestMain checks that no test leaves a goroutine behind. One goroutine of
-// nats.go v1.55.0 is let through: ObjectStore.Put starts
-// resetPendingAcksOnReconnect on a private JetStream context and its
-// deferred cleanup nils the status channel the goroutine has not read yet,
-// so now and then (seen under -race) it waits on a nil channel for good.
-// That race is in the library (jetstream/publish.go, object.go), one
-// goroutine per unlucky checkpoint upload; nothing here can close it.
-func TestMain(m *testing.M) {
-	goleak.VerifyTestMain(m, goleak.IgnoreTopFunction(
-		"github.com/nats-io/nats.go/jetstream.(*jetStream).resetPendingAcksOnReconnect"))
-}
+// TestMain checks that no test leaves a goroutine behind, but for the
+// library's own (UpstreamLeak).
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m, goleak.IgnoreTopFunction(UpstreamLeak)) }
 
 // guard bounds a test that waits on counts.
 const guard = 2 * time.Minute
