@@ -16,14 +16,16 @@
 # ANCHORS to replace the default list (arena player specs). The anchors:
 # the run's first checkpoint, greedy, alpha-beta at depths 1 and 2, and
 # HaChu at depth 1 for Chu when Debian's hachu is installed. Training runs
-# with periodic evaluation off, so the whole budget goes to learning. The
-# table ends with scripts/valueprobe.sh's material probe of the checkpoint.
+# with periodic evaluation off, so the whole budget goes to learning, and
+# keep every checkpoint (scripts/curve.sh RUN_DIR plays them for the
+# learning curve). The table ends with scripts/valueprobe.sh's material
+# probe of the checkpoint.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PATH=$PATH:/usr/games # Debian installs hachu there
 
 if [[ $# -lt 2 || $# -gt 3 ]]; then
-	sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//' >&2
+	sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//' >&2
 	exit 2
 fi
 variant=$1 duration=$2
@@ -42,7 +44,8 @@ if [[ $duration != 0 ]]; then
 	mkdir -p "$run"
 	cfg=${CONFIG:-$run/strength-train.yaml}
 	if [[ -z ${CONFIG:-} ]]; then
-		printf 'eval:\n  interval: 0s\n' >"$cfg"
+		# every checkpoint kept, for scripts/curve.sh (pruning changes no training)
+		printf 'eval:\n  interval: 0s\ntrain:\n  keep_last: 100000\n' >"$cfg"
 	fi
 	args=(train -variant "$variant" -run "$run" -duration "$duration" -metrics-addr off -config "$cfg")
 	echo "== training $variant for $duration in $run"
