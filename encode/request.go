@@ -14,6 +14,11 @@ type Request struct {
 	Moves       []rules.Move // the legal moves to score (in)
 	Priors      []float32    // one probability per move, same order (out)
 	WDL         [3]float32   // win, draw, loss probabilities for the side to move (out)
+	// Material is the evaluator's forecast of the side to move's material
+	// balance AuxAheadPlies ahead, in armies (-1..1), the network's
+	// auxiliary material head (out; 0 from an evaluator without one). The
+	// search adds it to the value when asked (mcts.Config.MaterialUtility).
+	Material float32
 }
 
 // Set fills the request from a game's current position and the moves to
@@ -28,6 +33,7 @@ func (r *Request) Set(g *rules.Game, moves []rules.Move) {
 	r.NHistory = k
 	r.Repetitions = g.RepetitionCount()
 	r.Moves = append(r.Moves[:0], moves...)
+	r.Material = 0
 	if cap(r.Priors) < len(moves) {
 		r.Priors = make([]float32, len(moves))
 	}

@@ -48,11 +48,12 @@ type cacheShard struct {
 }
 
 type cacheEntry struct {
-	key    uint64
-	valid  bool
-	used   bool // clock reference bit
-	priors []float32
-	wdl    [3]float32
+	key      uint64
+	valid    bool
+	used     bool // clock reference bit
+	priors   []float32
+	wdl      [3]float32
+	material float32
 }
 
 // NewCache returns a cache of about capacity entries in front of inner,
@@ -151,7 +152,7 @@ func (c *Cache) lookup(k uint64, r *encode.Request) bool {
 		return false
 	}
 	copy(r.Priors, e.priors)
-	r.WDL = e.wdl
+	r.WDL, r.Material = e.wdl, e.material
 	e.used = true
 	return true
 }
@@ -175,7 +176,7 @@ func (c *Cache) store(k uint64, r *encode.Request) {
 	if e.valid {
 		delete(s.index, e.key)
 	}
-	e.key, e.valid, e.used, e.wdl = k, true, false, r.WDL
+	e.key, e.valid, e.used, e.wdl, e.material = k, true, false, r.WDL, r.Material
 	e.priors = append(e.priors[:0], r.Priors...)
 	s.index[k] = int32(s.hand)
 	s.hand = (s.hand + 1) % len(s.entries)

@@ -47,6 +47,13 @@ type Config struct {
 	GumbelInterior bool `json:"gumbel_interior"`
 	// ReuseTree keeps the subtree of the played move for the next search.
 	ReuseTree bool `json:"reuse_tree"`
+	// MaterialUtility adds MaterialUtility times the evaluator's material
+	// forecast (encode.Request.Material: the balance AuxAheadPlies ahead,
+	// in armies) to each evaluated position's value, clamped to [-1, 1]: a
+	// utility beside winning, like KataGo's score utility, for a network
+	// whose value head has not yet learnt what its material head has. 0
+	// (the default) searches on the value alone; at most 1.
+	MaterialUtility float64 `json:"material_utility"`
 }
 
 // DefaultConfig returns AlphaZero-like defaults: c_puct 1.25 (base 19652),
@@ -75,6 +82,8 @@ func (c Config) Validate() error {
 		return errors.New("mcts: VirtualLoss must not be negative")
 	case c.GumbelK < 1 || c.GumbelCVisit < 0 || c.GumbelCScale < 0:
 		return errors.New("mcts: bad Gumbel settings")
+	case c.MaterialUtility < 0 || c.MaterialUtility > 1:
+		return fmt.Errorf("mcts: MaterialUtility %v must be in [0, 1]", c.MaterialUtility)
 	}
 	return nil
 }

@@ -81,3 +81,60 @@ func TestBestTiesToPrior(t *testing.T) {
 		t.Errorf("best %s, want %s (visits tie, higher prior)", moveText(g, res.Best), moveText(g, moves[top]))
 	}
 }
+
+// forecast is a test evaluator with uniform priors, a certain draw for a
+// value and the exact material balance (in armies) as its material
+// forecast: what a network whose material head had learnt material and
+// whose value head had not would answer.
+type forecast struct{}
+
+func (forecast) Evaluate(ctx context.Context, reqs []*encode.Request) error {
+	if err := (Uniform{}).Evaluate(ctx, reqs); err != nil {
+		return err
+	}
+	for _, r := range reqs {
+		rl := r.Pos.Rules()
+		r.Material = float32(r.Pos.Balance(rl.PieceValues(), r.Pos.SideToMove()) / rl.Army())
+	}
+	return nil
+}
+
+// TestMaterialUtility: a Gote rook stands in front of a Sente pawn. On the
+// value alone (a draw everywhere) every move is worth 0; with the material
+// utility the search takes the rook, and the capture's Q is the utility of
+// a rook ahead.
+func TestMaterialUtility(t *testing.T) {
+	const sfen = "lnsgkgsnl/4e2b1/ppppppppp/9/9/7r1/PPPPPPPPP/1B2E2R1/LNSGKGSNL b - 1"
+	noRook := game(t, rules.Sho, "lnsgkgsnl/4e2b1/ppppppppp/9/9/9/PPPPPPPPP/1B2E2R1/LNSGKGSNL b - 1")
+	rook := noRook.Position().Balance(noRook.Rules().PieceValues(), rules.Sente)
+	for _, u := range []float64{0, 0.5} {
+		g := game(t, rules.Sho, sfen)
+		r := g.Rules()
+		before := g.Position().Balance(r.PieceValues(), rules.Sente)
+		cfg := DefaultConfig()
+		cfg.MaterialUtility = u
+		res, err := search(t, cfg, forecast{}, 1).Run(context.Background(), g, Options{Simulations: 400})
+		if err != nil {
+			t.Fatal(err)
+		}
+		q, _ := res.ValueOf(res.Best)
+		if u == 0 {
+			for i, q := range res.Q {
+				if q != 0 {
+					t.Fatalf("utility 0: move %v has Q %v, want 0 (the value is a draw everywhere)", res.Moves[i], q)
+				}
+			}
+			continue
+		}
+		g.Push(res.Best)
+		gain := g.Position().Balance(r.PieceValues(), rules.Sente) - before
+		if gain < rook || q <= 0 {
+			t.Errorf("utility %v: best move %v gains %v material (a rook is %v), Q %.3f", u, res.Best, gain, rook, q)
+		}
+	}
+	bad := DefaultConfig()
+	bad.MaterialUtility = 1.5
+	if bad.Validate() == nil {
+		t.Error("MaterialUtility 1.5 validates")
+	}
+}

@@ -143,12 +143,22 @@ func (s *Search) expandRoot(ctx context.Context, g *rules.Game) error {
 		return err
 	}
 	s.t.reset()
-	v := float64(req.WDL[0] - req.WDL[2])
+	v := s.value(req)
 	s.t.expand(0, req.Moves, req.Priors, v)
 	root := &s.t.nodes[0]
 	root.visits = 1
 	root.valueSum = -v
 	return nil
+}
+
+// value is an evaluated position's value for the side to move: win minus
+// loss, plus the material utility when the config asks for it.
+func (s *Search) value(req *encode.Request) float64 {
+	v := float64(req.WDL[0] - req.WDL[2])
+	if u := s.cfg.MaterialUtility; u > 0 {
+		v = max(-1, min(1, v+u*float64(req.Material)))
+	}
+	return v
 }
 
 // addNoise mixes Dirichlet noise into the root priors.
@@ -227,7 +237,7 @@ func (s *Search) simulate(ctx context.Context, g *rules.Game, sims int, forced [
 			path := s.paths[s.slots[k]]
 			leafIdx := path[len(path)-1]
 			req := s.reqs[k]
-			v := float64(req.WDL[0] - req.WDL[2])
+			v := s.value(req)
 			s.t.expand(leafIdx, req.Moves, req.Priors, v)
 			s.backup(path, v)
 		}

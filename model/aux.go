@@ -10,8 +10,9 @@ import (
 // The auxiliary training heads (KataGo, Wu 2019, "Accelerating
 // Self-Play Learning in Go", section 4: auxiliary targets). They exist
 // when Config.AuxHeads is set, are trained with the loss weights of
-// TrainConfig, and are never computed in play (Net skips them; Reference
-// computes them, as the definition). Tensors, with PF = PolicyFilters,
+// TrainConfig, and are not computed in play but for the material head,
+// which the search may add to the value (Net computes it, and skips the
+// others; Reference computes them all, as the definition). Tensors, with PF = PolicyFilters,
 // P = the spec's policy planes, VF = ValueFilters, VH = ValueHidden:
 //
 //	policy/reply/w     (1,1,PF,P)  opponent's reply logits: a second 1x1

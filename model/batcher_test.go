@@ -63,6 +63,9 @@ func TestBatcherMatchesDirect(t *testing.T) {
 					dw = max(dw, math.Abs(float64(wdl[k]-reqs[0].WDL[k])))
 				}
 				// a batch may round differently from a single position (GEMM blocking)
+				if d := math.Abs(float64(ws.Material[1] - reqs[0].Material)); d > 1e-5 || reqs[0].Material == 0 {
+					t.Errorf("material forecast: batched %v, direct %v", reqs[0].Material, ws.Material[1])
+				}
 				if math.Abs(float64(sum)-1) > 1e-4 || dw > 1e-5 || reqs[1].Priors[0] != 1 {
 					t.Errorf("priors sum %v, WDL %v vs %v, single-move prior %v", sum, reqs[0].WDL, net.WDL(ws, 0), reqs[1].Priors[0])
 				}

@@ -25,6 +25,7 @@ type Net struct {
 	vconv  folded
 	fc1    folded
 	fc2    folded
+	mat    folded // the auxiliary material head (nil weights without one)
 }
 
 type folded struct {
@@ -77,6 +78,9 @@ func NewNet(w *Weights) *Net {
 	n.vconv = fold(w, "value/conv/w", "value/bn")
 	n.fc1 = folded{append([]float32(nil), w.must("value/fc1/w")...), append([]float32(nil), w.must("value/fc1/b")...)}
 	n.fc2 = folded{append([]float32(nil), w.must("value/fc2/w")...), append([]float32(nil), w.must("value/fc2/b")...)}
+	if w.Get("value/material/w") != nil {
+		n.mat = folded{append([]float32(nil), w.must("value/material/w")...), append([]float32(nil), w.must("value/material/b")...)}
+	}
 	return n
 }
 
@@ -104,6 +108,9 @@ type Workspace struct {
 	Logits []float32 // Max x (H*W) x PolicyPlanes, NHWC: logit of index plane*HW+sq is at (b*HW+sq)*planes+plane
 	Pass   []float32 // Max: the pass logit (variants with a pass)
 	Value  []float32 // Max x 3: win/draw/loss logits
+	// Material is Max x 2: the material head's forecasts, at the game's end
+	// and AuxAheadPlies ahead (tanh, in armies); zero without the head
+	Material []float32
 }
 
 // NewWorkspace allocates buffers for batches of up to max positions.
@@ -120,7 +127,7 @@ func (n *Net) NewWorkspace(max int) *Workspace {
 		pout: newConv(h, w, c.PolicyFilters, s.PolicyPlanes(), 1), pooled: buf(max * c.PolicyFilters),
 		vconv: newConv(h, w, f, c.ValueFilters, 1), va: buf(rows * c.ValueFilters),
 		vpool: buf(max * 2 * c.ValueFilters), argmax: make([]int32, max*c.ValueFilters), vh: buf(max * c.ValueHidden),
-		Logits: buf(rows * s.PolicyPlanes()), Pass: buf(max), Value: buf(max * 3)}
+		Logits: buf(rows * s.PolicyPlanes()), Pass: buf(max), Value: buf(max * 3), Material: buf(max * 2)}
 	ws.SetThreads(DefaultThreads())
 	return ws
 }
@@ -137,7 +144,7 @@ func (ws *Workspace) SetThreads(n int) {
 
 // Forward evaluates nb positions whose input planes (C x H x W each, as
 // encode writes them) are concatenated in planes. Results are left in the
-// workspace's Logits, Pass and Value.
+// workspace's Logits, Pass, Value and Material.
 func (n *Net) Forward(ws *Workspace, planes []float32, nb int) error {
 	s, c := n.Spec, n.Config
 	hw := s.Height * s.Width
@@ -176,6 +183,15 @@ func (n *Net) Forward(ws *Workspace, planes []float32, nb int) error {
 	meanMaxPool(ws.va, ws.vpool, ws.argmax, nb, hw, vf)
 	dense(ws.vpool, n.fc1.w, n.fc1.b, ws.vh, nb, 2*vf, c.ValueHidden, true)
 	dense(ws.vh, n.fc2.w, n.fc2.b, ws.Value, nb, c.ValueHidden, 3, false)
+	if n.mat.w != nil {
+		m := ws.Material[:nb*2]
+		dense(ws.vh, n.mat.w, n.mat.b, m, nb, c.ValueHidden, 2, false)
+		for i, x := range m {
+			m[i] = float32(math.Tanh(float64(x)))
+		}
+	} else {
+		clear(ws.Material[:nb*2])
+	}
 	return nil
 }
 

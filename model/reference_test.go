@@ -102,6 +102,11 @@ func TestNetMatchesReference(t *testing.T) {
 			if rp != nil {
 				check("pass logit", ws.Pass[:n], rp)
 			}
+			out, err := ref.Forward(planes)
+			if err != nil {
+				t.Fatal(err)
+			}
+			check("material", ws.Material[:n*2], out.Material)
 		})
 	}
 }

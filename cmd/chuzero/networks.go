@@ -118,5 +118,6 @@ func (n *networks) entrant(p playerSpec, engineLog *os.File) (arena.Entrant, err
 	}
 	s := arena.NewSearcher(p.label(name), eval, p.budget)
 	s.Gumbel = p.gumbel
+	s.Config.MaterialUtility = p.utility
 	return s, p.budget.Validate()
 }

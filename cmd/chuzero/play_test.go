@@ -291,6 +291,7 @@ func TestParsePlayer(t *testing.T) {
 		{"xboard:/usr/games/hachu,depth=1,opt:Okazaki rule=1", "xboard", "hachu-d1", def},
 		{"greedy", "greedy", "greedy", def},
 		{"material,sims=64,gumbel", "material", "material-64", mcts.Budget{Simulations: 64}},
+		{"latest,sims=64,utility=0.5", "checkpoint", "step-1-64-u0.5", mcts.Budget{Simulations: 64}},
 	} {
 		p, err := parsePlayer(tc.in, def)
 		if err != nil || p.kind != tc.kind || p.label("step-1") != tc.label || p.budget != tc.budget {
@@ -300,7 +301,8 @@ func TestParsePlayer(t *testing.T) {
 	if p, _ := parsePlayer("xboard:hachu,opt:Okazaki rule=1", def); p.opts["Okazaki rule"] != "1" {
 		t.Errorf("engine option: %+v", p.opts)
 	}
-	for _, bad := range []string{"", "latest,sims=0", "latest,sims=x", "hachu,colour=red", "xboard:", "uniform,time=-1s"} {
+	for _, bad := range []string{"", "latest,sims=0", "latest,sims=x", "hachu,colour=red", "xboard:", "uniform,time=-1s",
+		"latest,utility=2", "latest,utility=-0.1", "latest,utility=NaN", "uniform,utility=0.5", "ab,utility=0.5"} {
 		if _, err := parsePlayer(bad, def); err == nil {
 			t.Errorf("%q accepted", bad)
 		}

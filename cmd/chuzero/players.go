@@ -27,6 +27,8 @@ Each may be followed by options, comma-separated:
   name=N              the name in tables and records
   sims=N, time=D      search budget of a checkpoint or uniform (default -sims/-movetime)
   gumbel              Gumbel root search instead of PUCT
+  utility=U           a checkpoint: add U x its material head's forecast to the
+                      value in search (0-1; selfplay.material_utility)
   depth=N, time=D     an engine's depth ("sd") and time per move ("st")
   depth=N, time=D, nodes=N   ab: plies (1-64), time per move, node cap per move
   memory=MB, timeout=D, opt:NAME=VALUE   engine hash, move timeout, engine option
@@ -45,6 +47,9 @@ type playerSpec struct {
 	tmout  time.Duration
 	nodes  int64 // ab's node cap
 	opts   map[string]string
+	// utility is a checkpoint's material utility in search
+	// (mcts.Config.MaterialUtility)
+	utility float64
 }
 
 // parsePlayer reads one player argument (see playerSpecHelp).
@@ -115,6 +120,11 @@ func (p *playerSpec) setOption(o string, budgetSet *bool) error {
 		p.budget.Time, p.mtime = d, d
 	case k == "gumbel" && v == "":
 		p.gumbel = true
+	case k == "utility" && p.kind == "checkpoint":
+		p.utility, err = strconv.ParseFloat(v, 64)
+		if err == nil && !(p.utility >= 0 && p.utility <= 1) {
+			err = errors.New("must be in [0, 1]")
+		}
 	case k == "depth":
 		p.depth, err = strconv.Atoi(v)
 		if err == nil && p.kind == "ab" && p.depth < 1 {
@@ -171,6 +181,9 @@ func (p playerSpec) label(ckptName string) string {
 			base += fmt.Sprintf("-d%d", p.depth)
 		}
 		return base
+	}
+	if p.utility > 0 {
+		return ckptName + "-" + budgetLabel(p.budget) + "-u" + strconv.FormatFloat(p.utility, 'g', -1, 64)
 	}
 	return ckptName + "-" + budgetLabel(p.budget)
 }
