@@ -73,6 +73,12 @@ func newPlayConfig(o *playOptions, log *slog.Logger, stderr io.Writer) (cecp.Con
 		return cecp.Config{}, nil, err
 	}
 	cfg := cecp.Config{Budget: budget, Seed: o.seed, Log: log, Rules: o.rules, Name: o.name}
+	if o.utility != 0 {
+		search := mcts.DefaultConfig()
+		search.Temperature, search.TemperatureMoves, search.FinalTemperature = 0, 0, 0
+		search.MaterialUtility = o.utility
+		cfg.Search = &search
+	}
 	nets, err := openPlayNetworks(o, stderr)
 	if err != nil {
 		return cecp.Config{}, nil, err
