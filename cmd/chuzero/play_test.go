@@ -154,7 +154,7 @@ func TestPlayPipe(t *testing.T) {
 // plays Sho with its setup line.
 func TestPlayCheckpoint(t *testing.T) {
 	dir := fakeRun(t, rules.Sho, 10)
-	p := startPlay(t, "-run", dir, "-sims", "8")
+	p := startPlay(t, "-run", dir, "-sims", "8", "-material-utility", "0.5")
 	p.send("xboard", "protover 2")
 	_, feats := p.expect("feature done=1")
 	all := strings.Join(feats, "\n")
@@ -180,6 +180,7 @@ func TestPlayErrors(t *testing.T) {
 		{[]string{"play", "-checkpoint", "none", "-sims", "0"}, "needs simulations or a time"},
 		{[]string{"play", "-checkpoint", "none", "-human", "-side", "left"}, "-side"},
 		{[]string{"play", "-checkpoint", "none", "-protocol", "uci"}, "-protocol"},
+		{[]string{"play", "-checkpoint", "none", "-material-utility", "1.5"}, "MaterialUtility"},
 	} {
 		var out, errb bytes.Buffer
 		if code := run(tc.args, &out, &errb); code == 0 || !strings.Contains(errb.String(), tc.want) {
