@@ -13,7 +13,9 @@
 # move of the checkpoints (64), CONCURRENCY games at once (2), CONFIG a
 # config file for the training run (an ablation; give it "eval: {interval:
 # 0s}" too; default: the embedded defaults with evaluation off),
-# ANCHORS to replace the default list (arena player specs). The anchors:
+# ANCHORS to replace the default list (arena player specs), PLAYER the
+# run's player spec (latest; e.g. latest,utility=1 for a run that searched
+# with selfplay.material_utility 1). The anchors:
 # the run's first checkpoint, greedy, alpha-beta at depths 1 and 2, and
 # HaChu at depth 1 for Chu when Debian's hachu is installed. Training runs
 # with periodic evaluation off, so the whole budget goes to learning, and
@@ -25,12 +27,12 @@ cd "$(dirname "$0")/.."
 PATH=$PATH:/usr/games # Debian installs hachu there
 
 if [[ $# -lt 2 || $# -gt 3 ]]; then
-	sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//' >&2
+	sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//' >&2
 	exit 2
 fi
 variant=$1 duration=$2
 run=${3:-runs/strength-$variant-$(date -u +%Y%m%d-%H%M%S)}
-games=${GAMES:-40} sims=${SIMS:-64} conc=${CONCURRENCY:-2}
+games=${GAMES:-40} sims=${SIMS:-64} conc=${CONCURRENCY:-2} player=${PLAYER:-latest}
 
 bin=$(mktemp -d)/chuzero
 trap 'rm -rf "$(dirname "$bin")"' EXIT
@@ -64,9 +66,9 @@ else
 fi
 out=$run/strength
 rm -rf "$out"
-echo "== gauntlet: latest against ${anchors[*]}, $games games each at $sims playouts"
+echo "== gauntlet: $player against ${anchors[*]}, $games games each at $sims playouts"
 "$bin" arena -run "$run" -variant "$variant" -gauntlet -games "$games" -sims "$sims" -concurrency "$conc" \
-	-quiet -out "$out" latest "${anchors[@]}" | tee "$out.txt"
+	-quiet -out "$out" "$player" "${anchors[@]}" | tee "$out.txt"
 mv "$out.txt" "$out/table.txt"
 CHUZERO=$bin scripts/valueprobe.sh "$run" | tee -a "$out/table.txt" || echo "strength.sh: the value probe failed" >&2
 "$bin" report -run "$run" >/dev/null

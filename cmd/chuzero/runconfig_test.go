@@ -77,3 +77,31 @@ func TestConfigSectionKeys(t *testing.T) {
 		t.Error("a misspelt key was accepted")
 	}
 }
+
+// TestAblationConfigsLoad: every ablation config of scripts/ablations (the
+// benchmark's arms) is a valid run config for every variant, its keys
+// spelt right.
+func TestAblationConfigsLoad(t *testing.T) {
+	files, err := filepath.Glob("../../scripts/ablations/*.yaml")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no ablation configs: %v", err)
+	}
+	for _, f := range files {
+		for _, v := range []string{"sho", "chu", "heian"} {
+			cfg, err := loadRunConfig(v, filepath.Join(t.TempDir(), "run"), f)
+			if err == nil {
+				err = cfg.validate(t.TempDir())
+			}
+			if err != nil {
+				t.Errorf("%s (%s): %v", filepath.Base(f), v, err)
+			}
+		}
+	}
+	cfg, err := loadRunConfig("sho", filepath.Join(t.TempDir(), "run"), "../../scripts/ablations/utility1.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sp, _ := cfg.selfPlayConfig(t.TempDir()); sp.Search.MaterialUtility != 1 {
+		t.Errorf("utility1.yaml: material utility %v", sp.Search.MaterialUtility)
+	}
+}
