@@ -20,17 +20,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 PATH=$PATH:/usr/games # Debian installs hachu there
 
-if [[ $# -lt 1 || $# -gt 2 ]]; then
-	sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//' >&2
-	exit 2
-fi
+. scripts/lib.sh
+
+[[ $# -ge 1 && $# -le 2 ]] || usage 18
 run=$1 opp=${2:-greedy}
 points=${POINTS:-6} games=${GAMES:-40} sims=${SIMS:-64} conc=${CONCURRENCY:-2}
-if [[ ! -f $run/config.json ]]; then
-	echo "curve.sh: $run/config.json not found: not a run directory" >&2
-	exit 2
-fi
-variant=$(sed -n 's/^ *"variant": *"\([a-z]*\)".*/\1/p' "$run/config.json" | head -1)
+variant=$(run_variant "$run")
 mapfile -t steps < <(ls "$run/checkpoints" | sed -n 's/^step-0*\([0-9][0-9]*\)\.ckpt$/\1/p' | sort -n)
 if [[ ${#steps[@]} -eq 0 ]]; then
 	echo "curve.sh: no checkpoints in $run/checkpoints" >&2
@@ -40,12 +35,7 @@ if ! [[ $points =~ ^[1-9][0-9]*$ ]]; then
 	echo "curve.sh: POINTS must be a positive number, not $points" >&2
 	exit 2
 fi
-bin=${CHUZERO:-}
-if [[ -z $bin ]]; then
-	bin=$(mktemp -d)/chuzero
-	trap 'rm -rf "$(dirname "$bin")"' EXIT
-	go build -o "$bin" ./cmd/chuzero
-fi
+chuzero_bin
 
 # chosen picks POINTS steps evenly spaced by step among the kept ones (the
 # nearest kept one to each target), always the first and the last.

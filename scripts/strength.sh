@@ -26,10 +26,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 PATH=$PATH:/usr/games # Debian installs hachu there
 
-if [[ $# -lt 2 || $# -gt 3 ]]; then
-	sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//' >&2
-	exit 2
-fi
+. scripts/lib.sh
+
+[[ $# -ge 2 && $# -le 3 ]] || usage 24
 variant=$1 duration=$2
 run=${3:-runs/strength-$variant-$(date -u +%Y%m%d-%H%M%S)}
 games=${GAMES:-40} sims=${SIMS:-64} conc=${CONCURRENCY:-2} player=${PLAYER:-latest}

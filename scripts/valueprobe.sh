@@ -17,22 +17,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-if [[ $# -lt 1 || $# -gt 2 ]]; then
-	sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//' >&2
-	exit 2
-fi
+. scripts/lib.sh
+
+[[ $# -ge 1 && $# -le 2 ]] || usage 16
 run=$1 ck=${2:-latest}
-if [[ ! -f $run/config.json ]]; then
-	echo "valueprobe.sh: $run/config.json not found: not a run directory" >&2
-	exit 2
-fi
-bin=${CHUZERO:-}
-if [[ -z $bin ]]; then
-	bin=$(mktemp -d)/chuzero
-	trap 'rm -rf "$(dirname "$bin")"' EXIT
-	go build -o "$bin" ./cmd/chuzero
-fi
-variant=$(sed -n 's/^ *"variant": *"\([a-z]*\)".*/\1/p' "$run/config.json" | head -1)
+variant=$(run_variant "$run")
+chuzero_bin
 case $variant in
 sho) usi=shoshogi pieces=${PIECES:-r b g} ;;
 chu) usi=chushogi pieces=${PIECES:-n q r} ;;

@@ -1,0 +1,29 @@
+# Helpers shared by the scripts (source it: . scripts/lib.sh).
+
+# usage prints the calling script's header comment, lines 2 to $1, as its
+# help, and exits 2.
+usage() {
+	sed -n "2,${1}p" "$0" | sed 's/^# \{0,1\}//' >&2
+	exit 2
+}
+
+# run_variant prints the variant of run directory $1 (from its
+# config.json), or exits 2 saying it is not a run directory.
+run_variant() {
+	if [[ ! -f $1/config.json ]]; then
+		echo "$(basename "$0"): $1/config.json not found: not a run directory" >&2
+		exit 2
+	fi
+	sed -n 's/^ *"variant": *"\([a-z]*\)".*/\1/p' "$1/config.json" | head -1
+}
+
+# chuzero_bin sets bin to $CHUZERO, or to a chuzero built from this
+# checkout into a temporary folder removed when the script exits.
+chuzero_bin() {
+	bin=${CHUZERO:-}
+	if [[ -z $bin ]]; then
+		bin=$(mktemp -d)/chuzero
+		trap 'rm -rf "$(dirname "$bin")"' EXIT
+		go build -o "$bin" ./cmd/chuzero
+	fi
+}
