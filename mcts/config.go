@@ -67,6 +67,16 @@ func DefaultConfig() Config {
 		LeavesPerBatch: 8, VirtualLoss: 1, GumbelK: 16, GumbelCVisit: 50, GumbelCScale: 1, GumbelInterior: true, ReuseTree: true}
 }
 
+// MatchConfig returns DefaultConfig for playing to win rather than for
+// self-play: no temperature (the best move always) and tree reuse. The
+// arena's searchers and the engines start from it.
+func MatchConfig() Config {
+	c := DefaultConfig()
+	c.Temperature, c.TemperatureMoves, c.FinalTemperature = 0, 0, 0
+	c.ReuseTree = true
+	return c
+}
+
 // Validate reports a problem with c.
 func (c Config) Validate() error {
 	switch {

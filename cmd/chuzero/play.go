@@ -74,8 +74,7 @@ func newPlayConfig(o *playOptions, log *slog.Logger, stderr io.Writer) (cecp.Con
 	}
 	cfg := cecp.Config{Budget: budget, Seed: o.seed, Log: log, Rules: o.rules, Name: o.name}
 	if o.utility != 0 {
-		search := mcts.DefaultConfig()
-		search.Temperature, search.TemperatureMoves, search.FinalTemperature = 0, 0, 0
+		search := mcts.MatchConfig()
 		search.MaterialUtility = o.utility
 		cfg.Search = &search
 	}

@@ -20,13 +20,10 @@ type Searcher struct {
 	Gumbel bool
 }
 
-// NewSearcher returns a searcher with the deterministic match settings of
-// mcts.DefaultConfig: no temperature, tree reuse.
+// NewSearcher returns a searcher with the deterministic match settings
+// (mcts.MatchConfig: no temperature, tree reuse).
 func NewSearcher(label string, eval mcts.Evaluator, b mcts.Budget) *Searcher {
-	c := mcts.DefaultConfig()
-	c.Temperature, c.TemperatureMoves, c.FinalTemperature = 0, 0, 0
-	c.ReuseTree = true
-	return &Searcher{Label: label, Eval: eval, Config: c, Budget: b}
+	return &Searcher{Label: label, Eval: eval, Config: mcts.MatchConfig(), Budget: b}
 }
 
 // Name implements Entrant.

@@ -23,8 +23,7 @@ type Config struct {
 	// Rules are rules options ("Name=Value") applied to every game whose
 	// variant has them, before the options the GUI sets.
 	Rules []string
-	// Search configures the tree search (default: mcts.DefaultConfig with
-	// temperature 0 and tree reuse).
+	// Search configures the tree search (default: mcts.MatchConfig).
 	Search *mcts.Config
 	// Budget bounds each search when the GUI gives no clock, and caps its
 	// simulations always if Budget.Simulations > 0 (default: 400
@@ -64,8 +63,7 @@ func (cfg *Config) prepare() (mcts.Config, error) {
 	if cfg.Search != nil {
 		search = *cfg.Search
 	} else {
-		search = mcts.DefaultConfig()
-		search.Temperature, search.TemperatureMoves, search.FinalTemperature = 0, 0, 0
+		search = mcts.MatchConfig()
 	}
 	search.ReuseTree = true
 	if err := search.Validate(); err != nil {
