@@ -100,8 +100,11 @@ func (s *Spec) Encode(st *State, dst []float32) error {
 	}
 	rep := min(max(st.Repetitions, 1), 3) - 1
 	fill(dst[(s.repPlanes+rep)*hw:][:hw], 1)
-	maxPlies := r.Config().MaxPlies
-	fill(dst[s.progressPlane*hw:][:hw], float32(min(p.Plies(), maxPlies))/float32(maxPlies))
+	scale := s.ProgressPlies
+	if scale <= 0 {
+		scale = r.Config().MaxPlies
+	}
+	fill(dst[s.progressPlane*hw:][:hw], float32(min(p.Plies(), scale))/float32(scale))
 	if side == rules.Gote {
 		fill(dst[s.colorPlane*hw:][:hw], 1)
 	}
@@ -157,7 +160,7 @@ func (s *Spec) PlaneNames() []string {
 	names[s.repPlanes] = "position seen once (constant)"
 	names[s.repPlanes+1] = "position seen twice (constant)"
 	names[s.repPlanes+2] = "position seen three or more times (constant)"
-	names[s.progressPlane] = "plies / MaxPlies (constant)"
+	names[s.progressPlane] = "plies / progress plies, at most 1 (constant)"
 	names[s.colorPlane] = "Gote to move (constant)"
 	for i, o := range s.options {
 		names[s.optPlanes+i] = o.name + "=" + o.value + " (constant)"

@@ -2,6 +2,7 @@ package encode
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -193,4 +194,58 @@ func BenchmarkSampleRecord(b *testing.B) {
 		}
 		b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "samples/s")
 	})
+}
+
+// TestProgressPlane: the progress plane is plies / ProgressPlies, held at
+// 1 past it (a match longer than the self-play cap shows the network the
+// cap's input, not a new one); 0 keeps the layout of networks made before
+// the option, plies / the rules' MaxPlies. The option travels in Info.
+func TestProgressPlane(t *testing.T) {
+	r := rules.MustNew(rules.DefaultConfig(rules.Sho))
+	g := rules.NewGame(r.StartPosition())
+	for g.Len() < 200 {
+		g.Push(g.LegalMoves()[g.Len()%len(g.LegalMoves())])
+		if g.Result().Over() {
+			t.Fatalf("the walk ended at ply %d", g.Len())
+		}
+	}
+	progress := func(o Options, plies int) float32 {
+		spec := MustSpec(rules.Sho, o)
+		for g.Len() > plies {
+			g.Undo()
+		}
+		pos := *g.Position()
+		st := State{Pos: &pos}
+		dst := make([]float32, spec.PlaneSize())
+		if err := spec.Encode(&st, dst); err != nil {
+			t.Fatal(err)
+		}
+		hw := spec.Height * spec.Width
+		return dst[spec.progressPlane*hw]
+	}
+	maxPlies := float32(r.Config().MaxPlies)
+	for _, c := range []struct {
+		o     Options
+		plies int
+		want  float32
+	}{
+		{Options{HistoryPlies: 4, ProgressPlies: 150}, 200, 1}, // the walk is undone from the longest game down
+		{Options{HistoryPlies: 4, ProgressPlies: 150}, 75, 0.5},
+		{Options{HistoryPlies: 4}, 75, 75 / maxPlies},
+	} {
+		if got := progress(c.o, c.plies); math.Abs(float64(got-c.want)) > 1e-6 {
+			t.Errorf("%+v at ply %d: progress %v, want %v", c.o, c.plies, got, c.want)
+		}
+	}
+	spec := MustSpec(rules.Sho, Options{HistoryPlies: 4, ProgressPlies: 150})
+	if info := spec.Info(); info.ProgressPlies != 150 || info.Options() != spec.Options() || spec.Check(info) != nil {
+		t.Errorf("info %+v does not carry the spec's options %+v", info, spec.Options())
+	}
+	old := MustSpec(rules.Sho, Options{HistoryPlies: 4})
+	if spec.Check(old.Info()) == nil {
+		t.Error("a spec of another progress scale checks as the same")
+	}
+	if _, err := NewSpec(rules.Sho, Options{ProgressPlies: -1}); err == nil {
+		t.Error("a negative progress scale is accepted")
+	}
 }

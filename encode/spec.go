@@ -21,15 +21,26 @@ const MaxHistory = 8
 type Options struct {
 	// HistoryPlies is how many past moves get from/to planes (0..MaxHistory).
 	HistoryPlies int
+	// ProgressPlies scales the progress plane: plies played /
+	// ProgressPlies, at most 1. A run sets it to its self-play ply cap, so
+	// that a game longer than any the network trained on (a match past
+	// the cap) shows it the inputs of the cap and not new ones. 0 is the
+	// rules' MaxPlies, the layout of the networks made before the option
+	// existed, which load and encode as they always did.
+	ProgressPlies int
 }
 
-// DefaultOptions returns the defaults: four plies of history.
+// DefaultOptions returns the defaults: four plies of history, the progress
+// plane over the rules' MaxPlies (a run sets ProgressPlies to its cap).
 func DefaultOptions() Options { return Options{HistoryPlies: 4} }
 
 // Validate reports a problem with o.
 func (o Options) Validate() error {
 	if o.HistoryPlies < 0 || o.HistoryPlies > MaxHistory {
 		return fmt.Errorf("encode: HistoryPlies %d out of range 0..%d", o.HistoryPlies, MaxHistory)
+	}
+	if o.ProgressPlies < 0 {
+		return fmt.Errorf("encode: ProgressPlies %d is negative", o.ProgressPlies)
 	}
 	return nil
 }
@@ -50,8 +61,11 @@ type Spec struct {
 	Height       int
 	Width        int
 	HistoryPlies int
-	Planes       int // C
-	PolicySize   int
+	// ProgressPlies scales the progress plane (Options.ProgressPlies; 0:
+	// the rules' MaxPlies).
+	ProgressPlies int
+	Planes        int // C
+	PolicySize    int
 
 	base  *rules.Rules // the variant at its defaults, for the layout
 	kinds int
@@ -84,12 +98,25 @@ type Info struct {
 	PolicySize   int    `json:"policy_size"`
 	Height       int    `json:"height"`
 	Width        int    `json:"width"`
+	// ProgressPlies is absent in the networks made before it existed: 0,
+	// the progress plane over the rules' MaxPlies.
+	ProgressPlies int `json:"progress_plies,omitempty"`
 }
 
 // Info returns the identity of the spec.
 func (s *Spec) Info() Info {
 	return Info{Version: s.Version, Variant: s.Variant.String(), HistoryPlies: s.HistoryPlies,
-		Planes: s.Planes, PolicySize: s.PolicySize, Height: s.Height, Width: s.Width}
+		Planes: s.Planes, PolicySize: s.PolicySize, Height: s.Height, Width: s.Width, ProgressPlies: s.ProgressPlies}
+}
+
+// Options returns the options the spec was made with.
+func (s *Spec) Options() Options {
+	return Options{HistoryPlies: s.HistoryPlies, ProgressPlies: s.ProgressPlies}
+}
+
+// Options returns the options of the spec i describes.
+func (i Info) Options() Options {
+	return Options{HistoryPlies: i.HistoryPlies, ProgressPlies: i.ProgressPlies}
 }
 
 // Check reports whether i describes this spec, with a clear error if not.
@@ -105,7 +132,7 @@ func (s *Spec) Check(i Info) error {
 
 var (
 	specMu    sync.Mutex
-	specCache = map[[2]int]*Spec{}
+	specCache = map[[3]int]*Spec{}
 )
 
 // NewSpec returns the spec of variant v with options o. Specs are cached
@@ -114,7 +141,7 @@ func NewSpec(v rules.VariantID, o Options) (*Spec, error) {
 	if err := o.Validate(); err != nil {
 		return nil, err
 	}
-	key := [2]int{int(v), o.HistoryPlies}
+	key := [3]int{int(v), o.HistoryPlies, o.ProgressPlies}
 	specMu.Lock()
 	defer specMu.Unlock()
 	if s := specCache[key]; s != nil {
@@ -124,7 +151,8 @@ func NewSpec(v rules.VariantID, o Options) (*Spec, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Spec{Version: Version, Variant: v, Height: r.Ranks(), Width: r.Files(), HistoryPlies: o.HistoryPlies, base: r}
+	s := &Spec{Version: Version, Variant: v, Height: r.Ranks(), Width: r.Files(), HistoryPlies: o.HistoryPlies,
+		ProgressPlies: o.ProgressPlies, base: r}
 	s.layout()
 	specCache[key] = s
 	return s, nil

@@ -3,6 +3,8 @@ package mcts
 import (
 	"errors"
 	"fmt"
+
+	"chuzero/mcts/qsearch"
 )
 
 // Config configures a search. See the package documentation for how the
@@ -54,18 +56,40 @@ type Config struct {
 	// whose value head has not yet learnt what its material head has. 0
 	// (the default) searches on the value alone; at most 1.
 	MaterialUtility float64 `json:"material_utility"`
+	// Quiescence blends a capture search into the value of every
+	// position the search evaluates: v = (1-λ)·v_eval + λ·tanh(k·qs/army),
+	// λ = Quiescence, k = QuiescenceScale, qs the qsearch score of the
+	// position (material the exchanges on the board resolve to, or a
+	// mate) to QuiescenceDepth capture plies, army one side's starting
+	// material without royals. 0 (no blend) leaves the evaluator alone; 1
+	// replaces its value (its priors stay). QuiescenceBudget bounds the
+	// nodes of one position's capture search (0: none).
+	Quiescence       float64 `json:"quiescence"`
+	QuiescenceScale  float64 `json:"quiescence_scale"`
+	QuiescenceDepth  int     `json:"quiescence_depth"`
+	QuiescenceBudget int     `json:"quiescence_budget"`
 }
 
 // DefaultConfig returns AlphaZero-like defaults: c_puct 1.25 (base 19652),
 // FPU reduction 0.2 (0 at the root), Dirichlet alpha 10/moves at 25%,
-// temperature 1 for the first 30 plies then 0, 8 leaves per batch, tree
-// reuse; Gumbel off (k 16, c_visit 50, c_scale 1 and the Gumbel interior
-// selection when on).
+// temperature 1 for the first 30 plies then 0, DefaultLeavesPerBatch
+// leaves per batch, tree reuse; Gumbel off (k 16, c_visit 50, c_scale 1
+// and the Gumbel interior selection when on); no quiescence blend (scale
+// 3, depth qsearch.DefaultDepth and budget qsearch.DefaultBudget when on).
 func DefaultConfig() Config {
 	return Config{CPuct: 1.25, CPuctBase: 19652, FPUReduction: 0.2, FPURoot: 0,
 		NoiseAlphaScale: 10, NoiseFraction: 0.25, Temperature: 1, TemperatureMoves: 30, FinalTemperature: 0,
-		LeavesPerBatch: 8, VirtualLoss: 1, GumbelK: 16, GumbelCVisit: 50, GumbelCScale: 1, GumbelInterior: true, ReuseTree: true}
+		LeavesPerBatch: DefaultLeavesPerBatch, VirtualLoss: 1, GumbelK: 16, GumbelCVisit: 50, GumbelCScale: 1,
+		GumbelInterior: true, ReuseTree: true, QuiescenceScale: 3, QuiescenceDepth: qsearch.DefaultDepth,
+		QuiescenceBudget: qsearch.DefaultBudget}
 }
+
+// DefaultLeavesPerBatch is the leaves one search keeps in flight, in
+// self-play and in match play alike (one setting, so the arena plays the
+// search the network was trained with): 2. Many games at once fill the
+// network's batches; 8 leaves made a 16-playout search two waves of
+// one-ply expansion and cost strength in self-play.
+const DefaultLeavesPerBatch = 2
 
 // MatchConfig returns DefaultConfig for playing to win rather than for
 // self-play: no temperature (the best move always) and tree reuse. The
@@ -94,6 +118,14 @@ func (c Config) Validate() error {
 		return errors.New("mcts: bad Gumbel settings")
 	case c.MaterialUtility < 0 || c.MaterialUtility > 1:
 		return fmt.Errorf("mcts: MaterialUtility %v must be in [0, 1]", c.MaterialUtility)
+	case !(c.Quiescence >= 0 && c.Quiescence <= 1):
+		return fmt.Errorf("mcts: quiescence %v must be in [0, 1]", c.Quiescence)
+	case c.Quiescence > 0 && !(c.QuiescenceScale > 0):
+		return fmt.Errorf("mcts: quiescence_scale %v must be positive", c.QuiescenceScale)
+	case c.QuiescenceDepth < 0 || c.QuiescenceDepth >= qsearch.MaxPly:
+		return fmt.Errorf("mcts: quiescence_depth %d out of range 0..%d", c.QuiescenceDepth, qsearch.MaxPly-1)
+	case c.QuiescenceBudget < 0:
+		return fmt.Errorf("mcts: quiescence_budget %d must not be negative", c.QuiescenceBudget)
 	}
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 
 	"chuzero/encode"
+	"chuzero/mcts/qsearch"
 	"chuzero/rules"
 )
 
@@ -28,7 +29,9 @@ type Search struct {
 
 	paths     [][]int32 // per leaf of a batch: node indices from the root
 	reqs      []*encode.Request
-	slots     []int // which path each request belongs to
+	qs        *qsearch.Search // the leaves' capture search (Config.Quiescence), for the rules of the last game
+	qv        []float64       // per request: its quiescence value, scaled to [-1, 1]
+	slots     []int           // which path each request belongs to
 	origPrior []float32
 	gumbel    gumbelScratch
 	interior  interiorScratch
@@ -53,6 +56,7 @@ func New(cfg Config, eval Evaluator, seed uint64) (*Search, error) {
 		s.paths = append(s.paths, make([]int32, 0, 64))
 		s.reqs = append(s.reqs, &encode.Request{})
 	}
+	s.qv = make([]float64, cfg.LeavesPerBatch)
 	return s, nil
 }
 
@@ -139,11 +143,12 @@ func (s *Search) syncRoot(g *rules.Game) {
 func (s *Search) expandRoot(ctx context.Context, g *rules.Game) error {
 	req := s.reqs[0]
 	req.Set(g, g.LegalMoves())
+	s.quiesce(g, 0)
 	if err := s.eval.Evaluate(ctx, s.reqs[:1]); err != nil {
 		return err
 	}
 	s.t.reset()
-	v := s.value(req)
+	v := s.value(req, 0)
 	s.t.expand(0, req.Moves, req.Priors, v)
 	root := &s.t.nodes[0]
 	root.visits = 1
@@ -151,14 +156,40 @@ func (s *Search) expandRoot(ctx context.Context, g *rules.Game) error {
 	return nil
 }
 
-// value is an evaluated position's value for the side to move: win minus
-// loss, plus the material utility when the config asks for it.
-func (s *Search) value(req *encode.Request) float64 {
+// value is the value for the side to move of the position of request k:
+// win minus loss, plus the material utility when the config asks for it,
+// blended with its quiescence value by Config.Quiescence.
+func (s *Search) value(req *encode.Request, k int) float64 {
 	v := float64(req.WDL[0] - req.WDL[2])
 	if u := s.cfg.MaterialUtility; u > 0 {
 		v = max(-1, min(1, v+u*float64(req.Material)))
 	}
+	if l := s.cfg.Quiescence; l > 0 {
+		v = (1-l)*v + l*s.qv[k]
+	}
 	return v
+}
+
+// quiesce computes the quiescence value of g's current position for
+// request k, when the config blends one in.
+func (s *Search) quiesce(g *rules.Game, k int) {
+	if s.cfg.Quiescence <= 0 {
+		return
+	}
+	if s.qs == nil || s.qs.Rules() != g.Rules() {
+		s.qs = qsearch.New(g.Rules(), s.cfg.QuiescenceDepth)
+		s.qs.Budget = int64(s.cfg.QuiescenceBudget)
+	}
+	s.qv[k] = s.qs.Scaled(g, s.cfg.QuiescenceScale)
+}
+
+// QuiescenceNodes returns the capture-search nodes the search has
+// visited so far (0 without Config.Quiescence).
+func (s *Search) QuiescenceNodes() int64 {
+	if s.qs == nil {
+		return 0
+	}
+	return s.qs.Nodes
 }
 
 // addNoise mixes Dirichlet noise into the root priors.
@@ -211,6 +242,7 @@ func (s *Search) simulate(ctx context.Context, g *rules.Game, sims int, forced [
 			default:
 				leaf.state = pending
 				s.reqs[nreq].Set(g, g.LegalMoves())
+				s.quiesce(g, nreq)
 				s.slots = append(s.slots[:nreq], slot)
 				nreq++
 			}
@@ -237,7 +269,7 @@ func (s *Search) simulate(ctx context.Context, g *rules.Game, sims int, forced [
 			path := s.paths[s.slots[k]]
 			leafIdx := path[len(path)-1]
 			req := s.reqs[k]
-			v := s.value(req)
+			v := s.value(req, k)
 			s.t.expand(leafIdx, req.Moves, req.Priors, v)
 			s.backup(path, v)
 		}

@@ -63,7 +63,7 @@ func WeightsFromCheckpoint(c *checkpoints.Checkpoint) (*Weights, error) {
 	if info.Version != encode.Version {
 		return nil, fmt.Errorf("model: %w: encode version %d, this build uses %d", checkpoints.ErrMismatch, info.Version, encode.Version)
 	}
-	spec, err := encode.NewSpec(v, encode.Options{HistoryPlies: info.HistoryPlies})
+	spec, err := encode.NewSpec(v, info.Options())
 	if err != nil {
 		return nil, err
 	}

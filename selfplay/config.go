@@ -55,6 +55,21 @@ type Config struct {
 	// Sho run a lead of more than 15 % of the army at the end won 77 % and
 	// lost 13 %, an expected value of 0.64).
 	CappedMaterialScale float64 `json:"capped_material_scale"`
+	// CappedQuiescence resolves the material at the cap by the capture
+	// search (qsearch, to the search's quiescence_depth and budget) before
+	// it becomes a value: tanh(CappedMaterialScale·qs/army), ±1 for a
+	// mate found in the exchanges. False counts the pieces on the board
+	// as they stand, so a piece hanging at the cap counts for the side
+	// about to lose it. Default true.
+	CappedQuiescence bool `json:"capped_quiescence"`
+
+	// The quiescence blend of the games' searches (mcts.Config.Quiescence,
+	// the section's "quiescence" key, is its value at step 0) anneals
+	// linearly to QuiescenceFinal over the first QuiescenceSteps training
+	// steps of the network a game plays with, and stays there (0 steps:
+	// constant).
+	QuiescenceFinal float64 `json:"quiescence_final"`
+	QuiescenceSteps int64   `json:"quiescence_steps"`
 
 	// Resignation: a side resigns when the value (Q, for the side to
 	// move) of the move it chose has stayed below the live threshold for
@@ -96,9 +111,9 @@ type Config struct {
 }
 
 // DefaultConfig returns defaults for a CPU run of variant v: 64 games at a
-// time with 2 leaves in flight each (network batches filled from many
-// games rather than by running one search wide: 8 leaves made a 16-playout
-// search two waves of one-ply expansion), Gumbel full searches of 32
+// time with mcts.DefaultLeavesPerBatch leaves in flight each (network
+// batches filled from many games rather than by running one search wide),
+// Gumbel full searches of 32
 // playouts on a quarter of the moves (measured against 64 in 20-minute Sho
 // runs: twice the games and training rows per hour, and the stronger
 // network), cheap searches of 8 with a tenth of them written as value-only
@@ -114,11 +129,11 @@ type Config struct {
 // waiting 2 ms, with a cache of 200,000 answers.
 func DefaultConfig(v rules.VariantID) Config {
 	sc := mcts.DefaultConfig()
-	sc.LeavesPerBatch = 2
 	return Config{Rules: rules.DefaultConfig(v), Encode: encode.DefaultOptions(), Search: sc, Games: 64,
 		FullSimulations: 32, CheapSimulations: 8, FullSearchFraction: 0.25, Gumbel: true,
 		CheapSampleFraction: 0.1, MaxPlies: DefaultMaxPlies(v), CappedMaterialWeight: 1, CappedMaterialScale: 3,
-		ResignThreshold: -0.95, ResignConsecutive: 4, NoResignFraction: 0.1,
+		CappedQuiescence: true,
+		ResignThreshold:  -0.95, ResignConsecutive: 4, NoResignFraction: 0.1,
 		ResignCeiling: -0.8, ResignTargetFalsePositive: 0.05, ResignCalibrationGames: 200, ResignMinGames: 20,
 		Seed: 1, GamesPerFile: 8, FlushInterval: encode.Duration(5 * time.Minute),
 		Batch: 64, BatchWait: encode.Duration(2 * time.Millisecond), Cache: 200000}
@@ -138,6 +153,17 @@ func DefaultMaxPlies(v rules.VariantID) int {
 		return 600
 	}
 	return 0
+}
+
+// QuiescenceAt returns the quiescence blend of a game played with the
+// network of training step step: Search.Quiescence annealed linearly to
+// QuiescenceFinal over QuiescenceSteps steps.
+func (c *Config) QuiescenceAt(step int64) float64 {
+	if c.QuiescenceSteps <= 0 {
+		return c.Search.Quiescence
+	}
+	f := min(1, float64(max(step, 0))/float64(c.QuiescenceSteps))
+	return c.Search.Quiescence + f*(c.QuiescenceFinal-c.Search.Quiescence)
 }
 
 // plyCap returns the ply at which self-play stops a game: MaxPlies, or
@@ -168,6 +194,9 @@ func (c Config) Validate() error {
 	case !unit(c.FullSearchFraction) || !unit(c.NoResignFraction) || !unit(c.CheapSampleFraction) ||
 		!unit(c.ResignTargetFalsePositive) || !unit(c.CappedMaterialWeight):
 		return errors.New("selfplay: fractions must be in [0, 1]")
+	case !unit(c.QuiescenceFinal) || c.QuiescenceSteps < 0:
+		return fmt.Errorf("selfplay: quiescence_final %v must be in [0, 1], quiescence_steps %d not negative",
+			c.QuiescenceFinal, c.QuiescenceSteps)
 	case c.MaxPlies < 0:
 		return fmt.Errorf("selfplay: MaxPlies %d (0 means the rules' cap)", c.MaxPlies)
 	case c.CappedMaterialWeight > 0 && !(c.CappedMaterialScale > 0):

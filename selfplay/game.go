@@ -32,7 +32,9 @@ func (r *Runner) playGame(ctx context.Context, index uint64) (finished, error) {
 	ev := r.eval.Load()
 	seed := GameSeed(cfg.Seed, index)
 	rng := rand.New(rand.NewPCG(seed, 0x73656c66))
-	s, err := mcts.New(cfg.Search, ev.e, seed)
+	sc := cfg.Search
+	sc.Quiescence = cfg.QuiescenceAt(ev.step)
+	s, err := mcts.New(sc, ev.e, seed)
 	if err != nil {
 		return finished{}, err
 	}
@@ -40,7 +42,7 @@ func (r *Runner) playGame(ctx context.Context, index uint64) (finished, error) {
 		tr: newTrace(r.rules), resign: newResignTracker(cfg.ResignConsecutive), threshold: r.ResignThreshold()}
 	gm.rec = &Record{ID: fmt.Sprintf("%016x", seed), Index: index, Seed: seed, Variant: cfg.Rules.Variant.String(),
 		Rules: cfg.Rules.String(), Start: gm.g.Position().SFEN(), Evaluator: ev.name, Started: time.Now().UTC(),
-		ResignAllowed: rng.Float64() >= cfg.NoResignFraction, ResignThreshold: gm.threshold}
+		ResignAllowed: rng.Float64() >= cfg.NoResignFraction, ResignThreshold: gm.threshold, Quiescence: sc.Quiescence}
 	began := time.Now()
 	end, err := gm.play(ctx)
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"chuzero/encode"
+	"chuzero/mcts/qsearch"
 	"chuzero/rules"
 )
 
@@ -97,16 +98,25 @@ func (t *trace) finish(samples []encode.Sample, end *gameEnd) {
 }
 
 // cappedValue is a truncated game's value for side, from the final
-// search's value for it: that value, blended with the material at the cap
-// by CappedMaterialWeight.
+// search's value for it: that value, blended by CappedMaterialWeight with
+// the material at the cap, resolved by the capture search
+// (CappedQuiescence: a piece hanging at the cap counts for the side that
+// takes it, a mate in the exchanges as the result) or the static count.
 func (gm *game) cappedValue(side rules.Color, search float64) float64 {
 	w := gm.cfg.CappedMaterialWeight
 	if w <= 0 {
 		return search
 	}
+	k := gm.cfg.CappedMaterialScale
+	if gm.cfg.CappedQuiescence {
+		q := qsearch.New(gm.g.Rules(), gm.cfg.Search.QuiescenceDepth)
+		q.Budget = int64(gm.cfg.Search.QuiescenceBudget)
+		v := q.Scaled(gm.g, k) // for the final position's side to move
+		return (1-w)*search + w*signFor(gm.g.Position().SideToMove(), side)*v
+	}
 	t := gm.tr
 	m := signFor(rules.Sente, side) * t.balance[len(t.balance)-1] / t.army
-	return (1-w)*search + w*math.Tanh(gm.cfg.CappedMaterialScale*m)
+	return (1-w)*search + w*math.Tanh(k*m)
 }
 
 // material scales a balance to [-1, 1].

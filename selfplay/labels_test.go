@@ -169,7 +169,7 @@ func TestCappedValue(t *testing.T) {
 	}
 	for _, c := range cases {
 		cfg := DefaultConfig(rules.Sho)
-		cfg.CappedMaterialWeight = c.w
+		cfg.CappedMaterialWeight, cfg.CappedQuiescence = c.w, false
 		gm := &game{cfg: &cfg, tr: tr}
 		if got := gm.cappedValue(c.side, c.search); !near(got, c.want) {
 			t.Errorf("weight %v, %v, search %v: %v, want %v", c.w, c.side, c.search, got, c.want)
@@ -177,6 +177,7 @@ func TestCappedValue(t *testing.T) {
 	}
 	bad := DefaultConfig(rules.Sho)
 	bad.Dir = t.TempDir()
+	bad.CappedQuiescence = false
 	bad.CappedMaterialWeight, bad.CappedMaterialScale = 0.5, 0
 	if bad.Validate() == nil {
 		t.Error("a material weight with no scale validated")
@@ -184,5 +185,37 @@ func TestCappedValue(t *testing.T) {
 	bad.CappedMaterialWeight, bad.CappedMaterialScale = 1.5, 3
 	if bad.Validate() == nil {
 		t.Error("a material weight of 1.5 validated")
+	}
+}
+
+// TestCappedQuiescence: with CappedQuiescence (the default) the material
+// at the cap is resolved by the capture search: a gold hanging to Sente's
+// rook at the cap counts for Sente, not for Gote as the static count has
+// it.
+func TestCappedQuiescence(t *testing.T) {
+	r := rules.MustNew(rules.DefaultConfig(rules.Sho))
+	g, err := r.NewGameFromSFEN("4k4/9/9/9/2g6/9/9/2R6/4K4 b - 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	values := r.PieceValues()
+	rook, gold := values[r.KindByFEN("R")], values[r.KindByFEN("G")]
+	static := math.Tanh(3 * (rook - gold) / r.Army())
+	resolved := math.Tanh(3 * rook / r.Army())
+	tr := newTrace(r)
+	tr.position(g.Position())
+	for _, c := range []struct {
+		qs   bool
+		side rules.Color
+		want float64
+	}{
+		{false, rules.Sente, static}, {true, rules.Sente, resolved}, {true, rules.Gote, -resolved},
+	} {
+		cfg := DefaultConfig(rules.Sho)
+		cfg.CappedQuiescence = c.qs
+		gm := &game{cfg: &cfg, tr: tr, g: g}
+		if got := gm.cappedValue(c.side, 0); math.Abs(got-c.want) > 1e-2 {
+			t.Errorf("quiescence %v, %v: %v, want %v", c.qs, c.side, got, c.want)
+		}
 	}
 }

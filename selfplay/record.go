@@ -42,11 +42,14 @@ type Record struct {
 	// value that side's chosen-move values stayed at or below for
 	// ResignConsecutive searches in a row (1: never that many); see
 	// ResignObservation.
-	ResignLow   *[2]float32 `json:"resign_low,omitempty"`
-	Evaluator   string      `json:"evaluator"` // the network (checkpoint name) or test evaluator
-	Started     time.Time   `json:"started"`
-	Seconds     float64     `json:"seconds"`
-	Simulations int         `json:"simulations"` // playouts of all searches
+	ResignLow *[2]float32 `json:"resign_low,omitempty"`
+	Evaluator string      `json:"evaluator"` // the network (checkpoint name) or test evaluator
+	// Quiescence is the quiescence blend of the game's searches
+	// (Config.QuiescenceAt the network's step; absent: none).
+	Quiescence  float64   `json:"quiescence,omitempty"`
+	Started     time.Time `json:"started"`
+	Seconds     float64   `json:"seconds"`
+	Simulations int       `json:"simulations"` // playouts of all searches
 }
 
 // WouldResign records the first time, in a game where resigning was

@@ -47,6 +47,7 @@ type Runner struct {
 type evalRef struct {
 	e    mcts.Evaluator
 	name string
+	step int64 // the network's training step (0: uniform or unknown)
 }
 
 // Stats counts what a runner has done.
@@ -91,13 +92,15 @@ func New(cfg Config, e mcts.Evaluator, name string) (*Runner, error) {
 		minGames: cfg.ResignMinGames, target: cfg.ResignTargetFalsePositive, ceiling: cfg.ResignCeiling}}
 	r.threshold.Store(math.Float64bits(cfg.ResignThreshold))
 	r.stats.Results, r.stats.Reasons = map[string]int64{}, map[string]int64{}
-	r.SetEvaluator(e, name)
+	r.SetEvaluator(e, name, 0)
 	return r, nil
 }
 
-// SetEvaluator makes games that start from now on use e.
-func (r *Runner) SetEvaluator(e mcts.Evaluator, name string) {
-	r.eval.Store(&evalRef{e, name})
+// SetEvaluator makes games that start from now on use e, the network of
+// training step step (which sets their quiescence blend,
+// Config.QuiescenceAt).
+func (r *Runner) SetEvaluator(e mcts.Evaluator, name string, step int64) {
+	r.eval.Store(&evalRef{e, name, step})
 }
 
 // ResignThreshold returns the live resignation threshold, which games

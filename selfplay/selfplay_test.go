@@ -2,6 +2,7 @@ package selfplay
 
 import (
 	"context"
+	"math"
 	"os"
 	"path/filepath"
 	"sync/atomic"
@@ -361,7 +362,7 @@ func TestSwapEvaluator(t *testing.T) {
 	var swapped atomic.Bool
 	r.OnMove = func(bool, int) {
 		if !swapped.Swap(true) {
-			r.SetEvaluator(second, "second")
+			r.SetEvaluator(second, "second", 0)
 		}
 	}
 	if err := r.Run(context.Background(), 2); err != nil {
@@ -379,5 +380,36 @@ func TestSwapEvaluator(t *testing.T) {
 	}
 	if second.n.Load() == 0 {
 		t.Error("the second evaluator was never asked")
+	}
+}
+
+// TestQuiescenceAnneal: a game's quiescence blend follows its network's
+// step, from the section's quiescence to quiescence_final, and the record
+// says which it played with.
+func TestQuiescenceAnneal(t *testing.T) {
+	cfg := testConfig(t, rules.Sho)
+	cfg.Search.Quiescence, cfg.QuiescenceFinal, cfg.QuiescenceSteps = 0.8, 0.2, 100
+	for step, want := range map[int64]float64{0: 0.8, 50: 0.5, 100: 0.2, 1000: 0.2} {
+		if got := cfg.QuiescenceAt(step); math.Abs(got-want) > 1e-12 {
+			t.Errorf("QuiescenceAt(%d) = %v, want %v", step, got, want)
+		}
+	}
+	cfg.Games, cfg.GamesPerFile = 1, 1
+	cfg.Rules.MaxPlies = 6
+	r, err := New(cfg, mcts.Uniform{}, "uniform")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.SetEvaluator(mcts.Uniform{}, "step-50", 50)
+	if err := r.Run(context.Background(), 1); err != nil {
+		t.Fatal(err)
+	}
+	_, recs := readRun(t, cfg.Dir)
+	if len(recs) != 1 || math.Abs(recs[0].Quiescence-0.5) > 1e-12 {
+		t.Fatalf("records %+v: want one game at quiescence 0.5", recs)
+	}
+	cfg.QuiescenceFinal = 1.5
+	if cfg.Validate() == nil {
+		t.Error("quiescence_final 1.5 validates")
 	}
 }

@@ -31,7 +31,7 @@ func TestNetworkSwitchesFreeMemory(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, m := newRegistry()
-	s, err := newSelfPlayer(cfg, t.TempDir(), cmodel.NewNet(w), "n0", m, nil, slogDiscard())
+	s, err := newSelfPlayer(cfg, t.TempDir(), cmodel.NewNet(w), "n0", 0, m, nil, slogDiscard())
 	if err != nil {
 		t.Fatal(err)
 	}

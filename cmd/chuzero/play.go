@@ -73,11 +73,9 @@ func newPlayConfig(o *playOptions, log *slog.Logger, stderr io.Writer) (cecp.Con
 		return cecp.Config{}, nil, err
 	}
 	cfg := cecp.Config{Budget: budget, Seed: o.seed, Log: log, Rules: o.rules, Name: o.name}
-	if o.utility != 0 {
-		search := mcts.MatchConfig()
-		search.MaterialUtility = o.utility
-		cfg.Search = &search
-	}
+	search := mcts.MatchConfig()
+	search.MaterialUtility, search.Quiescence = o.utility, o.quiescence
+	cfg.Search = &search
 	nets, err := openPlayNetworks(o, stderr)
 	if err != nil {
 		return cecp.Config{}, nil, err

@@ -29,6 +29,9 @@ Each may be followed by options, comma-separated:
   gumbel              Gumbel root search instead of PUCT
   utility=U           a checkpoint: add U x its material head's forecast to the
                       value in search (0-1; selfplay.material_utility)
+  qs=L                a checkpoint, uniform or material: blend the capture
+                      search into the value of every leaf with weight L (0-1;
+                      selfplay.quiescence; material,qs=1 searches on it alone)
   depth=N, time=D     an engine's depth ("sd") and time per move ("st")
   depth=N, time=D, nodes=N   ab: plies (1-64), time per move, node cap per move
   memory=MB, timeout=D, opt:NAME=VALUE   engine hash, move timeout, engine option
@@ -50,6 +53,9 @@ type playerSpec struct {
 	// utility is a checkpoint's material utility in search
 	// (mcts.Config.MaterialUtility)
 	utility float64
+	// qs is the quiescence blend in search (mcts.Config.Quiescence).
+	qs    float64
+	qsSet bool
 }
 
 // parsePlayer reads one player argument (see playerSpecHelp).
@@ -125,6 +131,12 @@ func (p *playerSpec) setOption(o string, budgetSet *bool) error {
 		if err == nil && !(p.utility >= 0 && p.utility <= 1) {
 			err = errors.New("must be in [0, 1]")
 		}
+	case k == "qs" && (p.kind == "checkpoint" || p.kind == "uniform" || p.kind == "material"):
+		p.qs, err = strconv.ParseFloat(v, 64)
+		if err == nil && !(p.qs >= 0 && p.qs <= 1) {
+			err = errors.New("must be in [0, 1]")
+		}
+		p.qsSet = true
 	case k == "depth":
 		p.depth, err = strconv.Atoi(v)
 		if err == nil && p.kind == "ab" && p.depth < 1 {
@@ -174,7 +186,7 @@ func (p playerSpec) label(ckptName string) string {
 	case "ab":
 		return p.alphaBeta().Name()
 	case "uniform", "material":
-		return p.kind + "-" + budgetLabel(p.budget)
+		return p.kind + "-" + budgetLabel(p.budget) + p.qsLabel()
 	case "xboard":
 		base := filepath.Base(strings.Fields(p.ref)[0])
 		if p.depth > 0 {
@@ -182,10 +194,19 @@ func (p playerSpec) label(ckptName string) string {
 		}
 		return base
 	}
+	l := ckptName + "-" + budgetLabel(p.budget)
 	if p.utility > 0 {
-		return ckptName + "-" + budgetLabel(p.budget) + "-u" + strconv.FormatFloat(p.utility, 'g', -1, 64)
+		l += "-u" + strconv.FormatFloat(p.utility, 'g', -1, 64)
 	}
-	return ckptName + "-" + budgetLabel(p.budget)
+	return l + p.qsLabel()
+}
+
+// qsLabel is the label's mark of a quiescence blend: "-qs0.5", or "".
+func (p playerSpec) qsLabel() string {
+	if !p.qsSet {
+		return ""
+	}
+	return "-qs" + strconv.FormatFloat(p.qs, 'g', -1, 64)
 }
 
 func budgetLabel(b mcts.Budget) string {

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"chuzero/mcts"
 	"chuzero/rules"
 )
 
@@ -24,6 +25,7 @@ type playOptions struct {
 	protocol              string // auto, usi or cecp
 	seed                  uint64
 	utility               float64 // the search's material utility
+	quiescence            float64 // the search's quiescence blend
 }
 
 // parsePlayFlags parses the arguments of "chuzero play". It returns done
@@ -39,6 +41,7 @@ func parsePlayFlags(args []string, stderr io.Writer) (o playOptions, code int, d
 	fs.BoolVar(&o.human, "human", false, "play against a person in the terminal (the default when standard input is a terminal)")
 	fs.StringVar(&o.side, "side", "sente", "your side with -human: sente (moves first) or gote")
 	fs.Float64Var(&o.utility, "material-utility", 0, "add this share (0-1) of the network's material forecast to the value in search (selfplay.material_utility)")
+	fs.Float64Var(&o.quiescence, "quiescence", mcts.DefaultConfig().Quiescence, "blend this share (0-1) of the capture search's value into every leaf's value (selfplay.quiescence; the GUI option Quiescence, in percent)")
 	fs.IntVar(&o.threads, "threads", 0, "goroutines per network layer (default: every core)")
 	fs.StringVar(&o.logFile, "log-file", "", "write diagnostics here (the GUI owns standard output)")
 	fs.StringVar(&o.name, "name", "", "engine name shown by the GUI (default chuzero <checkpoint>)")

@@ -34,6 +34,11 @@ type ModelConfig struct {
 	Filters         int    `json:"filters,omitempty"`           //
 	GlobalPoolEvery int    `json:"global_pool_every,omitempty"` //
 	HistoryPlies    int    `json:"history_plies"`               // move-history input planes
+	// ProgressPlies scales a fresh network's progress plane (plies /
+	// progress_plies, at most 1); 0: the self-play ply cap, so that no
+	// game shows the network a progress it never trained on. A resumed
+	// run keeps its checkpoint's.
+	ProgressPlies int `json:"progress_plies,omitempty"`
 }
 
 // The sections of the run config are the library configs themselves,
@@ -143,12 +148,26 @@ func (c *RunConfig) loopConfig(runDir string) (model.LoopConfig, error) {
 	lc := t.loopSettings
 	lc.Train, lc.Replay = t.trainSettings, t.replaySettings
 	lc.Rules, lc.Model, lc.Seed = rc, mc, c.Seed
-	lc.Encode = encode.Options{HistoryPlies: c.Model.HistoryPlies}
+	lc.Encode = c.encodeOptions(rc)
 	if t.Mirror != nil && *t.Mirror {
 		lc.Replay.MirrorFraction = 0.5 // a run made before mirror_fraction
 	}
 	lc.Samples = checkpoints.Run{Dir: runDir}.Samples()
 	return lc, lc.Validate()
+}
+
+// encodeOptions returns the input encoding of a fresh network under rules
+// rc: the model section's, with the progress plane over the self-play cap
+// unless progress_plies says otherwise.
+func (c *RunConfig) encodeOptions(rc rules.Config) encode.Options {
+	o := encode.Options{HistoryPlies: c.Model.HistoryPlies, ProgressPlies: c.Model.ProgressPlies}
+	if o.ProgressPlies == 0 {
+		o.ProgressPlies = rc.MaxPlies
+		if m := c.Self.MaxPlies; m > 0 && m < rc.MaxPlies {
+			o.ProgressPlies = m
+		}
+	}
+	return o
 }
 
 // selfPlayConfig returns the self-play configuration.
@@ -159,7 +178,7 @@ func (c *RunConfig) selfPlayConfig(runDir string) (selfplay.Config, error) {
 	}
 	sp := c.Self.selfPlaySettings
 	sp.Search = c.Self.searchSettings
-	sp.Rules, sp.Encode, sp.Seed, sp.Dir = rc, encode.Options{HistoryPlies: c.Model.HistoryPlies}, c.Seed, runDir
+	sp.Rules, sp.Encode, sp.Seed, sp.Dir = rc, c.encodeOptions(rc), c.Seed, runDir
 	return sp, sp.Validate()
 }
 

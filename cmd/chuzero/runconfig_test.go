@@ -105,3 +105,22 @@ func TestAblationConfigsLoad(t *testing.T) {
 		t.Errorf("utility1.yaml: material utility %v", sp.Search.MaterialUtility)
 	}
 }
+
+// TestProgressPliesFollowsCap: a fresh network's progress plane is scaled
+// to the self-play cap (model.progress_plies 0), to the rules' cap when
+// that is lower, or to the key's own value.
+func TestProgressPliesFollowsCap(t *testing.T) {
+	for _, c := range []struct {
+		cap, key, rulesMax, want int
+	}{
+		{150, 0, 512, 150}, {0, 0, 512, 512}, {800, 0, 512, 512}, {150, 300, 512, 300},
+	} {
+		cfg := DefaultRunConfig(rules.Sho)
+		cfg.Self.MaxPlies, cfg.Model.ProgressPlies = c.cap, c.key
+		rc := rules.DefaultConfig(rules.Sho)
+		rc.MaxPlies = c.rulesMax
+		if got := cfg.encodeOptions(rc).ProgressPlies; got != c.want {
+			t.Errorf("cap %d, key %d, rules %d: progress plies %d, want %d", c.cap, c.key, c.rulesMax, got, c.want)
+		}
+	}
+}

@@ -86,7 +86,7 @@ func newFirstSelfPlayer(j *job, store *checkpoints.Store) (*selfPlayer, error) {
 	switch {
 	case errors.Is(err, checkpoints.ErrNone):
 		j.log.Info("no checkpoint yet: playing with the uniform evaluator until one appears")
-		return newSelfPlayer(j.cfg, j.dir, nil, "", j.m, j.prog, j.log)
+		return newSelfPlayer(j.cfg, j.dir, nil, "", -1, j.m, j.prog, j.log)
 	case err != nil:
 		return nil, err
 	}
@@ -100,11 +100,10 @@ func newNetworkSelfPlayer(j *job, e checkpoints.Entry) (*selfPlayer, error) {
 	if err != nil {
 		return nil, err
 	}
-	sp, err := newSelfPlayer(j.cfg, j.dir, net, e.Name, j.m, j.prog, j.log)
+	sp, err := newSelfPlayer(j.cfg, j.dir, net, e.Name, e.Step, j.m, j.prog, j.log) // the watcher switches only to a newer step
 	if err != nil {
 		return nil, err
 	}
-	sp.step = e.Step // the watcher switches only to a newer one
 	if j.prog != nil {
 		j.prog.checkpoint(e.Name)
 	}

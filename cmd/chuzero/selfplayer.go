@@ -31,14 +31,14 @@ type selfPlayer struct {
 	nets  uint64
 }
 
-// newSelfPlayer starts with net (nil: the uniform evaluator until a
-// network arrives).
-func newSelfPlayer(cfg RunConfig, dir string, net *model.Net, name string, m *Metrics, p *progress, log *slog.Logger) (*selfPlayer, error) {
+// newSelfPlayer starts with net, the checkpoint name of training step
+// step (nil: the uniform evaluator until a network arrives).
+func newSelfPlayer(cfg RunConfig, dir string, net *model.Net, name string, step int64, m *Metrics, p *progress, log *slog.Logger) (*selfPlayer, error) {
 	spc, err := cfg.selfPlayConfig(dir)
 	if err != nil {
 		return nil, err
 	}
-	s := &selfPlayer{cfg: cfg, metrics: m, log: log, step: -1} // step: set by the caller that knows it
+	s := &selfPlayer{cfg: cfg, metrics: m, log: log, step: -1}
 	var eval mcts.Evaluator = mcts.Uniform{}
 	if net != nil {
 		bc := model.BatcherConfig{MaxBatch: cfg.Self.Batch, MaxWait: time.Duration(cfg.Self.BatchWait), Workers: 1, Threads: cfg.Self.Threads}
@@ -52,6 +52,10 @@ func newSelfPlayer(cfg RunConfig, dir string, net *model.Net, name string, m *Me
 	}
 	if s.runner, err = selfplay.New(spc, eval, name); err != nil {
 		return nil, err
+	}
+	if net != nil {
+		s.step = step
+		s.runner.SetEvaluator(eval, name, step)
 	}
 	s.runner.SetFirstGame(nextGameIndex(checkpoints.Run{Dir: dir}.Games()))
 	s.runner.OnGame = func(rec *selfplay.Record) {
@@ -92,7 +96,7 @@ func (s *selfPlayer) use(net *model.Net, name string, step int64) error {
 	if err := s.batcher.SetNet(net); err != nil {
 		return err
 	}
-	s.runner.SetEvaluator(s.evaluator(net), name)
+	s.runner.SetEvaluator(s.evaluator(net), name, step)
 	s.step = step
 	s.metrics.evaluatorSteps.Set(float64(step))
 	s.log.Info("self-play uses a new network", "checkpoint", name)

@@ -75,11 +75,10 @@ func newTrainSelfPlayer(j *job, ts *trainSide) (*selfPlayer, error) {
 		j.prog.checkpoint(latest.Name)
 	}
 	ts.prog = j.prog
-	sp, err := newSelfPlayer(cfg, j.dir, net, latest.Name, m, j.prog, j.log)
+	sp, err := newSelfPlayer(cfg, j.dir, net, latest.Name, latest.Step, m, j.prog, j.log)
 	if err != nil {
 		return nil, err
 	}
-	sp.step = latest.Step
 	m.evaluatorSteps.Set(float64(latest.Step))
 	m.ckptStep.Set(float64(latest.Step))
 	return sp, nil

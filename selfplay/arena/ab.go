@@ -141,7 +141,7 @@ func (p *abPlayer) think(ctx context.Context, g *rules.Game) (abResult, error) {
 	s := p.s
 	s.start(ctx, p.game, p.cfg.Time, p.cfg.Nodes)
 	moves := s.orderRoot(root)
-	res := abResult{Move: moves[0].m} // if not even depth 1 completes
+	res := abResult{Move: moves[0].M} // if not even depth 1 completes
 	for d := 1; d <= p.cfg.Depth && ctx.Err() == nil; d++ {
 		best, score, ok := s.searchRoot(moves, d)
 		if !ok {

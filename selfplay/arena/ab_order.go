@@ -3,71 +3,47 @@ package arena
 import (
 	"slices"
 
+	"chuzero/mcts/qsearch"
 	"chuzero/rules"
 )
 
-// abMove is a move with its ordering key and its material gain for the
-// mover (captured pieces, promotion), in score units.
-type abMove struct {
-	m     rules.Move
-	key   int64
-	delta int32
-}
-
 // Ordering keys, highest first: the table move; captures by MVV-LVA
-// (victim value descending, then attacker value ascending); promotions by
-// gain; the two killers of the ply; the other quiet moves by history.
+// (qsearch.CaptureKey: victim value descending, then attacker value
+// ascending); promotions by gain; the two killers of the ply; the other
+// quiet moves by history.
 const (
-	keyTT      int64 = 1 << 62
-	keyCapture int64 = 1 << 50 // + victims<<20 - attacker (values below 2^20)
-	keyPromo   int64 = 1 << 48 // + gain
-	keyKiller  int64 = 1 << 46 // first killer; the second is one less
+	keyTT     int64 = 1 << 62
+	keyPromo  int64 = 1 << 48 // + gain
+	keyKiller int64 = 1 << 46 // first killer; the second is one less
 )
 
-// order returns legal, the legal moves of the current position (captures
-// only if captures), with their keys and gains, in s.buf[ply]; pick takes them best
-// first.
-func (s *abSearch) order(ply int, legal []rules.Move, captures bool, ttMove rules.Move) []abMove {
+// order returns legal, the legal moves of the current position, with
+// their keys and gains (qsearch.Move), in s.buf[ply]; qsearch.Pick takes
+// them best first.
+func (s *abSearch) order(ply int, legal []rules.Move, ttMove rules.Move) []qsearch.Move {
 	pos := s.g.Position()
-	side := pos.SideToMove()
+	t := &s.q.Table
 	out := s.buf[ply][:0]
 	for _, m := range legal {
-		am := abMove{m: m}
+		am := qsearch.Move{M: m}
 		if !m.IsPass() {
-			pc := pos.At(m.From())
-			var victims int32
-			if v := pos.At(m.To()); v.IsPiece() && v.Color() != side {
-				victims += s.values[v.Kind()]
-			}
-			if m.IsDouble() {
-				if v := pos.At(m.Mid()); v.IsPiece() && v.Color() != side {
-					victims += s.values[v.Kind()]
-				}
-			}
-			var gain int32
-			if m.IsPromotion() {
-				gain = s.values[s.r.Promoted(pc).Kind()] - s.values[pc.Kind()]
-			}
-			am.delta = victims + gain
+			victims, gain := t.Gain(pos, m)
+			am.Delta = victims + gain
 			switch {
 			case victims > 0:
-				am.key = keyCapture + int64(victims)<<20 - int64(s.values[pc.Kind()]) + int64(gain)
-			case captures:
-				continue
+				am.Key = t.CaptureKey(pos, m, victims, gain)
 			case m.IsPromotion():
-				am.key = keyPromo + int64(gain)
+				am.Key = keyPromo + int64(gain)
 			case m == s.killers[ply][0]:
-				am.key = keyKiller
+				am.Key = keyKiller
 			case m == s.killers[ply][1]:
-				am.key = keyKiller - 1
+				am.Key = keyKiller - 1
 			default:
-				am.key = int64(s.history[pc&0x7f][m.To()])
+				am.Key = int64(s.history[pos.At(m.From())&0x7f][m.To()])
 			}
-		} else if captures {
-			continue
 		}
 		if m == ttMove {
-			am.key = keyTT
+			am.Key = keyTT
 		}
 		out = append(out, am)
 	}
@@ -77,17 +53,17 @@ func (s *abSearch) order(ply int, legal []rules.Move, captures bool, ttMove rule
 
 // orderRoot orders the root moves once per search, stably (so the seeded
 // shuffle before it breaks ties), into a slice of the caller's.
-func (s *abSearch) orderRoot(root []rules.Move) []abMove {
+func (s *abSearch) orderRoot(root []rules.Move) []qsearch.Move {
 	ttMove := rules.NoMove
 	if e := s.entry(s.g.Position().Hash()); e != nil {
 		ttMove = e.move
 	}
-	out := slices.Clone(s.order(0, root, false, ttMove))
-	slices.SortStableFunc(out, func(a, b abMove) int {
+	out := slices.Clone(s.order(0, root, ttMove))
+	slices.SortStableFunc(out, func(a, b qsearch.Move) int {
 		switch {
-		case a.key > b.key:
+		case a.Key > b.Key:
 			return -1
-		case a.key < b.key:
+		case a.Key < b.Key:
 			return 1
 		}
 		return 0
@@ -95,29 +71,16 @@ func (s *abSearch) orderRoot(root []rules.Move) []abMove {
 	return out
 }
 
-// pick swaps the best remaining move into place i and returns it
-// (selection sort: cutoffs come early, so most moves are never sorted).
-func pick(moves []abMove, i int) abMove {
-	b := i
-	for j := i + 1; j < len(moves); j++ {
-		if moves[j].key > moves[b].key {
-			b = j
-		}
-	}
-	moves[i], moves[b] = moves[b], moves[i]
-	return moves[i]
-}
-
 // cutoff records a quiet move that refuted its position: a killer of the
 // ply and a history bonus.
-func (s *abSearch) cutoff(am abMove, ply, depth int) {
-	if am.delta != 0 || am.m.IsPass() {
+func (s *abSearch) cutoff(am qsearch.Move, ply, depth int) {
+	if am.Delta != 0 || am.M.IsPass() {
 		return
 	}
-	if s.killers[ply][0] != am.m {
-		s.killers[ply][1], s.killers[ply][0] = s.killers[ply][0], am.m
+	if s.killers[ply][0] != am.M {
+		s.killers[ply][1], s.killers[ply][0] = s.killers[ply][0], am.M
 	}
-	h := &s.history[s.g.Position().At(am.m.From())&0x7f][am.m.To()]
+	h := &s.history[s.g.Position().At(am.M.From())&0x7f][am.M.To()]
 	*h = min(*h+int32(depth*depth), 1<<30)
 }
 
@@ -160,9 +123,9 @@ func (s *abSearch) probe(key uint64, depth, ply int, alpha, beta int32) (rules.M
 	}
 	sc := e.score
 	switch {
-	case sc > abMateBound:
+	case sc > qsearch.MateBound:
 		sc -= int32(ply)
-	case sc < -abMateBound:
+	case sc < -qsearch.MateBound:
 		sc += int32(ply)
 	}
 	switch {
@@ -178,9 +141,9 @@ func (s *abSearch) store(key uint64, depth, ply int, score int32, bound uint8, m
 		return
 	}
 	switch {
-	case score > abMateBound:
+	case score > qsearch.MateBound:
 		score += int32(ply)
-	case score < -abMateBound:
+	case score < -qsearch.MateBound:
 		score -= int32(ply)
 	}
 	s.tt[key&s.ttMask] = abEntry{key: key, move: m, score: score, depth: int8(depth), bound: bound}

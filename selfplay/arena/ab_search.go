@@ -5,35 +5,37 @@ import (
 	"math/rand/v2"
 	"time"
 
+	"chuzero/mcts/qsearch"
 	"chuzero/rules"
 )
 
-// Scores are for the side to move, in hundredths of a PieceValues point
-// (material); mates are abMate minus the distance in plies from the root,
-// so a faster mate scores higher.
+// Scores are qsearch's: for the side to move, in hundredths of a
+// PieceValues point (material); mates are qsearch.Mate minus the distance
+// in plies from the root, so a faster mate scores higher.
 const (
-	abMate      int32 = 1_000_000_000
-	abMateBound       = abMate - 1000 // scores beyond it are mates
-	abInf             = abMate + 1
-	abMaxPly          = 128  // nominal plies + quiescence plies, at most
-	abCheckMask       = 1023 // clock, context and node cap are checked every 1024 nodes
+	abMate      = qsearch.Mate
+	abInf       = qsearch.Inf
+	abMaxPly    = qsearch.MaxPly // nominal plies + quiescence plies, at most
+	abCheckMask = 1023           // clock, context and node cap are checked every 1024 nodes
 )
 
-func abIsMate(score int32) bool { return score > abMateBound || score < -abMateBound }
+func abIsMate(score int32) bool { return qsearch.IsMate(score) }
 
 // abSearch is the search state of one player: the game walked down and up
-// by Push and Undo, the table, killers and history, the limits.
+// by Push and Undo, the table, killers and history, the limits; at the
+// horizon, the capture search of qsearch (one implementation with the
+// tree search's leaf value).
 type abSearch struct {
 	r      *rules.Rules
-	values []int32 // by Kind, in score units
-	army   int32   // a whole army's material, for Reply.Value
-	qdepth int
+	q      *qsearch.Search
+	values []int32   // by Kind, in score units (q's table)
+	army   int32     // a whole army's material (a royal's value), for Reply.Value
 	tt     []abEntry // nil: no table
 	ttMask uint64
 
 	killers [abMaxPly][2]rules.Move
 	history [128][512]int32 // by piece (colour and kind) and destination square
-	buf     [abMaxPly][]abMove
+	buf     [abMaxPly][]qsearch.Move
 
 	g        *rules.Game
 	ctx      context.Context
@@ -44,14 +46,12 @@ type abSearch struct {
 	stopped  bool
 }
 
+// newABSearch returns the search of a player; qdepth < 0 turns the
+// quiescence off (the horizon scores the static balance).
 func newABSearch(r *rules.Rules, ttBits, qdepth int) *abSearch {
-	s := &abSearch{r: r, qdepth: qdepth}
-	for _, v := range r.PieceValues() {
-		cp := int32(v*100 + 0.5)
-		s.values = append(s.values, cp)
-		s.army = max(s.army, cp) // a royal is worth the army
-	}
-	s.army = max(s.army, 1)
+	s := &abSearch{r: r, q: qsearch.New(r, qdepth)}
+	s.values, s.army = s.q.Table.Values, s.q.Table.Royal
+	s.q.Tick = s.tick
 	if ttBits > 0 {
 		s.tt = make([]abEntry, 1<<ttBits)
 		s.ttMask = 1<<ttBits - 1
@@ -62,6 +62,7 @@ func newABSearch(r *rules.Rules, ttBits, qdepth int) *abSearch {
 // start prepares a search of g's current position.
 func (s *abSearch) start(ctx context.Context, g *rules.Game, limit time.Duration, nodes int64) {
 	s.g, s.ctx, s.nodeCap, s.nodes, s.stopped = g, ctx, nodes, 0, false
+	s.q.Reset()
 	s.begin = time.Now()
 	s.deadline = time.Time{}
 	if limit > 0 {
@@ -91,33 +92,19 @@ func (s *abSearch) tick() bool {
 	return s.stopped
 }
 
-// balance is the material of the side to move minus its opponent's
-// (rules.Position.Balance in score units); search keeps it incrementally.
-func (s *abSearch) balance() int32 {
-	pos := s.g.Position()
-	side := pos.SideToMove()
-	var sum int32
-	for _, sq := range s.r.Squares() {
-		if pc := pos.At(sq); pc.IsPiece() {
-			if pc.Color() == side {
-				sum += s.values[pc.Kind()]
-			} else {
-				sum -= s.values[pc.Kind()]
-			}
-		}
-	}
-	return sum
-}
+// balance is the material of the side to move minus its opponent's;
+// search keeps it incrementally from here.
+func (s *abSearch) balance() int32 { return s.q.Table.Balance(s.g.Position()) }
 
 // terminal scores a finished game for the side to move at ply.
 func terminal(res rules.Result, side rules.Color, ply int) int32 {
-	return int32(res.ValueFor(side)) * (abMate - int32(ply))
+	return qsearch.Terminal(res, side, ply)
 }
 
 // searchRoot runs one iteration of the given depth over the root moves
 // (ordered best first from the last iteration) and moves the best to the
 // front. ok is false when the search stopped before the iteration ended.
-func (s *abSearch) searchRoot(moves []abMove, depth int) (best rules.Move, score int32, ok bool) {
+func (s *abSearch) searchRoot(moves []qsearch.Move, depth int) (best rules.Move, score int32, ok bool) {
 	alpha, beta := -abInf, abInf
 	mat := s.balance()
 	bestIdx := 0
@@ -135,16 +122,16 @@ func (s *abSearch) searchRoot(moves []abMove, depth int) (best rules.Move, score
 	bm := moves[bestIdx]
 	copy(moves[1:bestIdx+1], moves[:bestIdx])
 	moves[0] = bm
-	s.store(s.g.Position().Hash(), depth, 0, score, abExact, bm.m)
-	return bm.m, score, true
+	s.store(s.g.Position().Hash(), depth, 0, score, abExact, bm.M)
+	return bm.M, score, true
 }
 
 // breakTie returns a move drawn uniformly by rng among the root moves that
 // score best at depth (moves[0] is one): each other move is searched with
 // the null window (best-1, best). A search stopped by its limits keeps the
 // ties found so far.
-func (s *abSearch) breakTie(moves []abMove, depth int, best int32, rng *rand.Rand) rules.Move {
-	choice, ties := moves[0].m, 1
+func (s *abSearch) breakTie(moves []qsearch.Move, depth int, best int32, rng *rand.Rand) rules.Move {
+	choice, ties := moves[0].M, 1
 	mat := s.balance()
 	for _, am := range moves[1:] {
 		sc := s.child(am, false, depth, 0, best-1, best, mat)
@@ -154,7 +141,7 @@ func (s *abSearch) breakTie(moves []abMove, depth int, best int32, rng *rand.Ran
 		if sc >= best {
 			ties++
 			if rng.IntN(ties) == 0 {
-				choice = am.m
+				choice = am.M
 			}
 		}
 	}
@@ -164,9 +151,9 @@ func (s *abSearch) breakTie(moves []abMove, depth int, best int32, rng *rand.Ran
 // child plays am at ply and returns its score for the mover: a full
 // window for the first move, a null window (re-searched if it fails high)
 // for the others.
-func (s *abSearch) child(am abMove, first bool, depth, ply int, alpha, beta, mat int32) int32 {
-	s.g.Push(am.m)
-	next := -(mat + am.delta)
+func (s *abSearch) child(am qsearch.Move, first bool, depth, ply int, alpha, beta, mat int32) int32 {
+	s.g.Push(am.M)
+	next := -(mat + am.Delta)
 	var sc int32
 	if first {
 		sc = -s.negamax(depth-1, ply+1, -beta, -alpha, next)
@@ -199,16 +186,16 @@ func (s *abSearch) negamax(depth, ply int, alpha, beta, mat int32) int32 {
 	if hit {
 		return sc
 	}
-	moves := s.order(ply, s.g.LegalMoves(), false, ttMove)
+	moves := s.order(ply, s.g.LegalMoves(), ttMove)
 	alpha0, best, bestMove := alpha, -abInf, rules.NoMove
 	for i := range moves {
-		am := pick(moves, i)
+		am := qsearch.Pick(moves, i)
 		sc := s.child(am, i == 0, depth, ply, alpha, beta, mat)
 		if s.stopped {
 			return 0
 		}
 		if sc > best {
-			best, bestMove = sc, am.m
+			best, bestMove = sc, am.M
 		}
 		alpha = max(alpha, sc)
 		if alpha >= beta {
@@ -227,34 +214,11 @@ func (s *abSearch) negamax(depth, ply int, alpha, beta, mat int32) int32 {
 	return best
 }
 
-// quiesce searches captures only, up to qdepth plies, with the static
-// material as a stand-pat bound.
+// quiesce is qsearch's capture search below the horizon.
 func (s *abSearch) quiesce(ply, qply int, alpha, beta, mat int32) int32 {
-	if qply > 0 && s.tick() { // the qply 0 node was counted by negamax
-		return 0
+	sc := s.q.Quiesce(s.g, ply, qply, alpha, beta, mat)
+	if s.q.Stopped() {
+		s.stopped = true
 	}
-	if res := s.g.Result(); res.Over() {
-		return terminal(res, s.g.Position().SideToMove(), ply)
-	}
-	best := mat
-	if best >= beta || qply >= s.qdepth || ply >= abMaxPly-1 {
-		return best
-	}
-	alpha = max(alpha, best)
-	moves := s.order(ply, s.g.LegalMoves(), true, rules.NoMove)
-	for i := range moves {
-		am := pick(moves, i)
-		s.g.Push(am.m)
-		sc := -s.quiesce(ply+1, qply+1, -beta, -alpha, -(mat + am.delta))
-		s.g.Undo()
-		if s.stopped {
-			return 0
-		}
-		best = max(best, sc)
-		alpha = max(alpha, sc)
-		if alpha >= beta {
-			break
-		}
-	}
-	return best
+	return sc
 }

@@ -1,6 +1,7 @@
 package cecp
 
 import (
+	"math"
 	"strconv"
 	"strings"
 
@@ -90,6 +91,7 @@ func (e *Engine) features() {
 	e.Send(`feature option="Simulations -spin %d 0 100000000"`, sims)
 	e.Send(`feature option="Avoid royal en prise -check %d"`, b2i(!e.AllowEnPrise))
 	e.Send(`feature option="MultiPV -spin %d 1 500"`, e.MultiPV)
+	e.Send(`feature option="Quiescence -spin %d 0 100"`, int(math.Round(100*e.Quiescence())))
 	e.Send("feature done=1")
 }
 
@@ -130,6 +132,17 @@ func (e *Engine) setOption(arg, line string) {
 		e.MultiPV = n
 		if e.analyzing {
 			e.Stop(true) // and analyse again with the lines asked for
+		}
+		return
+	}
+	if name == "Quiescence" { // percent: the search's quiescence blend λ
+		n, err := strconv.Atoi(value)
+		if err != nil || n < 0 || n > 100 {
+			e.Send("Error (bad option value): %s", line)
+			return
+		}
+		if err := e.SetQuiescence(float64(n) / 100); err != nil {
+			e.Send("Error (%v): %s", err, line)
 		}
 		return
 	}

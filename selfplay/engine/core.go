@@ -64,6 +64,23 @@ func (c *Core) NewPlayer() error {
 	return nil
 }
 
+// Quiescence returns the search's quiescence blend (mcts.Config.Quiescence).
+func (c *Core) Quiescence() float64 { return c.search.Quiescence }
+
+// SetQuiescence sets the search's quiescence blend, λ in [0, 1], and
+// starts a fresh tree (the values in the old one were blended with the
+// old λ).
+func (c *Core) SetQuiescence(l float64) error {
+	if !(l >= 0 && l <= 1) {
+		return fmt.Errorf("quiescence %v out of [0, 1]", l)
+	}
+	if l == c.search.Quiescence {
+		return nil
+	}
+	c.search.Quiescence = l
+	return c.NewPlayer()
+}
+
 // Send writes one line to the GUI and flushes it; the search goroutine
 // sends too.
 func (c *Core) Send(format string, args ...any) {

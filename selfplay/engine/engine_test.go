@@ -100,3 +100,24 @@ func TestSetRulesOption(t *testing.T) {
 		t.Errorf("a bad configured option: %v", err)
 	}
 }
+
+// TestSetQuiescence: the blend is set within [0, 1] and the next search
+// uses it (a fresh tree: the old one's values had the old blend).
+func TestSetQuiescence(t *testing.T) {
+	c, err := NewCore("test", Config{Variants: []rules.VariantID{rules.Sho}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := c.Player
+	if err := c.SetQuiescence(0.5); err != nil {
+		t.Fatal(err)
+	}
+	if c.Quiescence() != 0.5 || c.Player == old || c.Player.Search.Config().Quiescence != 0.5 {
+		t.Errorf("quiescence %v, search's %v, new tree %v", c.Quiescence(), c.Player.Search.Config().Quiescence, c.Player != old)
+	}
+	for _, bad := range []float64{-0.1, 1.01} {
+		if c.SetQuiescence(bad) == nil {
+			t.Errorf("SetQuiescence(%v) accepted", bad)
+		}
+	}
+}

@@ -21,7 +21,7 @@ func TestHandshake(t *testing.T) {
 	for _, want := range []string{"id name chuzero test", "id author ",
 		"option name USI_Variant type combo default chushogi var chushogi var shoshogi var heiandaishogi",
 		"option name USI_Hash type spin default 1024 min 1", "option name Threads type spin", "option name Move Overhead type spin default 100", "option name Simulations type spin default 16",
-		"option name PromotionRule type combo default JCSA var JCSA var Hodges", "option name MaxPlies type spin"} {
+		"option name Quiescence type spin default ", "option name PromotionRule type combo default JCSA var JCSA var Hodges", "option name MaxPlies type spin"} {
 		if !strings.Contains(all, want) {
 			t.Errorf("usi answer lacks %q:\n%s", want, all)
 		}
@@ -33,7 +33,7 @@ func TestHandshake(t *testing.T) {
 	}
 	s.Send("setoption name USI_Variant value shoshogi", "setoption name USI_Hash value 64", "setoption name Threads value 2",
 		"setoption name Simulations value 24", "setoption name USI_Ponder value true", "setoption name MaxPlies value 300",
-		"setoption name Hash value 256", "setoption name Move Overhead value 300", "usinewgame")
+		"setoption name Hash value 256", "setoption name Move Overhead value 300", "setoption name Quiescence value 50", "usinewgame")
 	if extra := s.sync(); len(extra) > 0 {
 		t.Errorf("setoption answered %q", extra)
 	}
@@ -156,7 +156,7 @@ func TestBadInput(t *testing.T) {
 		"setoption", "setoption name", "setoption name USI_Variant value minishogi", "setoption name USI_Variant value heiandaishogi",
 		"setoption name USI_Hash value -1", "setoption name USI_Hash value 99999999999999999999", "setoption name Threads value x",
 		"setoption name Simulations value -5", "setoption name PromotionRule value Nope", "setoption name NoSuch value 1",
-		"setoption name AvoidRoyalEnPrise value maybe", "setoption name USI_Ponder", "setoption value 3",
+		"setoption name AvoidRoyalEnPrise value maybe", "setoption name Quiescence value 101", "setoption name Quiescence value x", "setoption name USI_Ponder", "setoption value 3",
 		"frobnicate", "\xff\xfe", strings.Repeat("x", 100000), "usi\x00", "position\tstartpos",
 	} {
 		s.Send(bad)

@@ -1,6 +1,7 @@
 package usi
 
 import (
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -25,6 +26,7 @@ func (e *Engine) identify() {
 	e.Send("option name MultiPV type spin default %d min 1 max 500", e.MultiPV)
 	e.Send("option name Simulations type spin default %d min 0 max 100000000", e.Cfg.Budget.Simulations)
 	e.Send("option name AvoidRoyalEnPrise type check default %t", !e.AllowEnPrise)
+	e.Send("option name Quiescence type spin default %d min 0 max 100", int(math.Round(100*e.Quiescence())))
 	seen := map[string]bool{}
 	for _, v := range append([]rules.VariantID{e.variant}, e.Cfg.Variants...) {
 		c := rules.DefaultConfig(v)
@@ -97,6 +99,15 @@ func (e *Engine) setOption(arg string) {
 			return
 		}
 		e.Cfg.Budget.Simulations = n
+	case "quiescence": // percent: the search's quiescence blend λ
+		n := 0
+		if !setInt(&n, value, 0) || n > 100 {
+			bad()
+			return
+		}
+		if err := e.SetQuiescence(float64(n) / 100); err != nil {
+			e.sendError("%v", err)
+		}
 	case "usi_ponder":
 		if value != "true" && value != "false" {
 			bad()
