@@ -27,3 +27,10 @@ chuzero_bin() {
 		go build -o "$bin" ./cmd/chuzero
 	fi
 }
+
+# mean_move_seconds prints the first player's mean time per move from an
+# arena results.json ($1; its move_times list the players in order), or
+# nothing when the file has none.
+mean_move_seconds() {
+	awk '/"move_times"/ { f = 1 } f && /"mean_seconds"/ { gsub(/[ ,]/, ""); split($0, a, ":"); print a[2]; exit }' "$1"
+}

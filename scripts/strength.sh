@@ -22,13 +22,20 @@
 # keep every checkpoint (scripts/curve.sh RUN_DIR plays them for the
 # learning curve). The table ends with scripts/valueprobe.sh's material
 # probe of the checkpoint.
+#
+# Then, unless EQUAL_TIME=0, the gauntlet at equal time per move: the
+# player at its own budget against alpha-beta given the player's mean time
+# per move in the first gauntlet (ab,time=T), and in Chu against HaChu at
+# HACHU_TIME per move (1s); every player's mean time per move is printed.
+# The training's CPU share (CPU seconds over wall seconds, of the
+# machine's cores) is written to RUN_DIR/strength-train.cpu and the table.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PATH=$PATH:/usr/games # Debian installs hachu there
 
 . scripts/lib.sh
 
-[[ $# -ge 2 && $# -le 3 ]] || usage 24
+[[ $# -ge 2 && $# -le 3 ]] || usage 31
 variant=$1 duration=$2
 run=${3:-runs/strength-$variant-$(date -u +%Y%m%d-%H%M%S)}
 games=${GAMES:-40} sims=${SIMS:-64} conc=${CONCURRENCY:-2} player=${PLAYER:-latest}
@@ -50,9 +57,12 @@ if [[ $duration != 0 ]]; then
 	fi
 	args=(train -variant "$variant" -run "$run" -duration "$duration" -metrics-addr off -config "$cfg")
 	echo "== training $variant for $duration in $run"
-	start=$(date +%s)
-	"$bin" "${args[@]}" 2>&1 | tee "$run/strength-train.log" | grep -E 'training run|stopped|error' || true
-	echo "trained for $(($(date +%s) - start)) s"
+	/usr/bin/time -o "$run/strength-train.time" -f '%e %U %S' "$bin" "${args[@]}" 2>&1 |
+		tee "$run/strength-train.log" | grep -E 'training run|stopped|error' || true
+	read -r wall user sys <"$run/strength-train.time"
+	awk -v w="$wall" -v u="$user" -v s="$sys" -v n="$(nproc)" 'BEGIN {
+		printf "training CPU: %.0f s in %.0f s of wall time: %.2f of %d cores (%.0f%%)\n", u+s, w, (u+s)/w, n, 100*(u+s)/w/n }' |
+		tee "$run/strength-train.cpu"
 fi
 
 if [[ -n ${ANCHORS:-} ]]; then
@@ -69,6 +79,23 @@ echo "== gauntlet: $player against ${anchors[*]}, $games games each at $sims pla
 "$bin" arena -run "$run" -variant "$variant" -gauntlet -games "$games" -sims "$sims" -concurrency "$conc" \
 	-quiet -out "$out" "$player" "${anchors[@]}" | tee "$out.txt"
 mv "$out.txt" "$out/table.txt"
+if [[ -f $run/strength-train.cpu ]]; then
+	cat "$run/strength-train.cpu" >>"$out/table.txt"
+fi
+if [[ ${EQUAL_TIME:-1} == 1 ]]; then
+	secs=$(mean_move_seconds "$out/results.json")
+	if [[ -n $secs ]]; then
+		per=$(awk -v s="$secs" 'BEGIN { printf "%dus", s*1e6 + 0.5 }')
+		timed=("ab,time=$per,name=ab-$per")
+		if [[ $variant == chu ]] && command -v hachu >/dev/null; then
+			timed+=("hachu,time=${HACHU_TIME:-1s}")
+		fi
+		echo "== gauntlet at equal time: $player ($secs s a move) against ${timed[*]}"
+		"$bin" arena -run "$run" -variant "$variant" -gauntlet -games "$games" -sims "$sims" -concurrency "$conc" \
+			-quiet -out "$out/equal-time" "$player" "${timed[@]}" | tee "$out/equal-time.txt"
+		{ echo; echo "at equal time per move:"; cat "$out/equal-time.txt"; } >>"$out/table.txt"
+	fi
+fi
 CHUZERO=$bin scripts/valueprobe.sh "$run" | tee -a "$out/table.txt" || echo "strength.sh: the value probe failed" >&2
 "$bin" report -run "$run" >/dev/null
 echo "table: $out/table.txt; report: $run/report/index.html (strength.png)"

@@ -200,6 +200,18 @@ func TestGreedyBeatsRandom(t *testing.T) {
 		if rs[0].OpeningPlies != 6 {
 			t.Errorf("opening of %d plies, want the default 6", rs[0].OpeningPlies)
 		}
+		for _, r := range rs {
+			if len(r.MoveSeconds) != len(r.Moves)-r.OpeningPlies {
+				t.Errorf("game %d: %d move times for %d moves after the opening", r.Index, len(r.MoveSeconds), len(r.Moves)-r.OpeningPlies)
+			}
+		}
+	}
+	var timed int
+	for _, r := range recs {
+		timed += len(r.MoveSeconds)
+	}
+	if st.Moves[0]+st.Moves[1] != timed || st.MeanMoveTime(0) <= 0 {
+		t.Errorf("standings time %v moves (%v s), records %d", st.Moves, st.Seconds, timed)
 	}
 	pgn, err := os.ReadFile(filepath.Join(dir, "games.pgn"))
 	if err != nil || strings.Count(string(pgn), `[Variant "sho"]`) != 12 || !strings.Contains(string(pgn), `[White "`) {
@@ -207,12 +219,14 @@ func TestGreedyBeatsRandom(t *testing.T) {
 	}
 	var sum arena.Summary
 	b, _ := os.ReadFile(filepath.Join(dir, "results.json"))
-	if err := json.Unmarshal(b, &sum); err != nil || sum.Games != 12 || len(sum.Pairs) != 1 || sum.Pairs[0].Wins != sc.Wins {
+	if err := json.Unmarshal(b, &sum); err != nil || sum.Games != 12 || len(sum.Pairs) != 1 || sum.Pairs[0].Wins != sc.Wins ||
+		len(sum.MoveTimes) != 2 {
 		t.Errorf("results.json: %v %+v", err, sum)
 	}
 	var out strings.Builder
 	st.WriteTable(&out)
-	if !strings.Contains(out.String(), "greedy") || !strings.Contains(out.String(), "95% interval") {
+	if !strings.Contains(out.String(), "greedy") || !strings.Contains(out.String(), "95% interval") ||
+		!strings.Contains(out.String(), "mean time per move: greedy ") {
 		t.Errorf("table:\n%s", out.String())
 	}
 }

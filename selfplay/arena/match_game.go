@@ -76,12 +76,15 @@ func (m *Match) playOut(ctx context.Context, j job, g *rules.Game, ids [2]int, p
 	for !result.Over() {
 		side := g.Position().SideToMove()
 		name := m.entrants[ids[side]].Name()
+		asked := time.Now()
 		reply, err := players[side].Move(ctx, g)
+		took := time.Since(asked)
 		if ctx.Err() != nil {
 			return rules.Result{}, ctx.Err()
 		}
 		var moved bool
 		if result, moved = adjudicate(g, side, name, reply, err, rec); moved {
+			rec.MoveSeconds = append(rec.MoveSeconds, float32(took.Seconds()))
 			continue
 		}
 		if rec.Note != "" {

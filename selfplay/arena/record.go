@@ -32,6 +32,22 @@ type GameRecord struct {
 	Plies        int       `json:"plies"`
 	Started      time.Time `json:"started"`
 	Seconds      float64   `json:"seconds"`
+	// MoveSeconds is the time each player's move took, from the request
+	// to the reply, for the moves after the opening (Moves[OpeningPlies:],
+	// in order; absent in records written before it existed).
+	MoveSeconds []float32 `json:"move_seconds,omitempty"`
+}
+
+// mover returns the side that played the k-th move after the opening.
+func (r *GameRecord) mover(k int) rules.Color {
+	first := rules.Sente
+	if f := strings.Fields(r.Start); len(f) > 1 && f[1] == "w" {
+		first = rules.Gote
+	}
+	if (r.OpeningPlies+k)%2 == 1 {
+		first = first.Other()
+	}
+	return first
 }
 
 // ReadGameRecords reads a games.jsonl file; a truncated last line (a

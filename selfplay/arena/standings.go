@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 	"text/tabwriter"
+	"time"
 )
 
 // Standings are a match's results so far.
@@ -19,6 +20,10 @@ type Standings struct {
 	IllegalMoves, Forfeits, Adjudicated, Resigned int
 	// SPRT is the state of the test, in a two-player SPRT match.
 	SPRT *SPRTState
+	// Moves and Seconds count, per player (index of Names), the moves
+	// timed in the records (GameRecord.MoveSeconds) and their time.
+	Moves   []int
+	Seconds []float64
 }
 
 // SPRTState is the sequential test's state: the log-likelihood ratio of
@@ -44,6 +49,7 @@ func newStandings(entrants []Entrant, t *SPRT) *Standings {
 	for _, e := range entrants {
 		s.Names = append(s.Names, e.Name())
 	}
+	s.Moves, s.Seconds = make([]int, len(s.Names)), make([]float64, len(s.Names))
 	if t != nil {
 		lo, hi := t.Bounds()
 		s.SPRT = &SPRTState{Test: *t, Lower: lo, Upper: hi, Decision: Continue, pending: map[int]float64{}}
@@ -54,6 +60,7 @@ func newStandings(entrants []Entrant, t *SPRT) *Standings {
 func (s *Standings) clone() *Standings {
 	c := *s
 	c.Names = append([]string(nil), s.Names...)
+	c.Moves, c.Seconds = append([]int(nil), s.Moves...), append([]float64(nil), s.Seconds...)
 	c.Pairs = make(map[[2]int]Score, len(s.Pairs))
 	for k, v := range s.Pairs {
 		c.Pairs[k] = v
@@ -95,6 +102,7 @@ func (s *Standings) add(rec *GameRecord) {
 	}
 	s.Pairs[[2]int{a, b}] = s.Pairs[[2]int{a, b}].Add(sc)
 	s.Games++
+	s.addTimes(rec)
 	switch rec.Reason {
 	case "illegal move":
 		s.IllegalMoves++
@@ -108,6 +116,26 @@ func (s *Standings) add(rec *GameRecord) {
 	if s.SPRT != nil && s.SPRT.Decision == Continue {
 		s.SPRT.addGame(rec.Pair, sc) // two players: a is 0, the candidate
 	}
+}
+
+// addTimes counts the timed moves of rec by their players.
+func (s *Standings) addTimes(rec *GameRecord) {
+	ids := [2]int{s.index(rec.Sente), s.index(rec.Gote)}
+	for k, t := range rec.MoveSeconds {
+		if i := ids[rec.mover(k)]; i >= 0 {
+			s.Moves[i]++
+			s.Seconds[i] += float64(t)
+		}
+	}
+}
+
+// MeanMoveTime returns player i's mean time per move over the timed
+// moves (0 with none).
+func (s *Standings) MeanMoveTime(i int) float64 {
+	if s.Moves[i] == 0 {
+		return 0
+	}
+	return s.Seconds[i] / float64(s.Moves[i])
 }
 
 // addGame counts a game of an opening pair in the test; sc is the
@@ -179,6 +207,13 @@ type RatingSummary struct {
 	Points float64 `json:"points"`
 }
 
+// MoveTimeSummary is one player's thinking time in Summary.
+type MoveTimeSummary struct {
+	Player      string  `json:"player"`
+	Moves       int     `json:"moves"`        // moves timed
+	MeanSeconds float64 `json:"mean_seconds"` // mean time per move
+}
+
 // Summary is the JSON form of the standings (results.json).
 type Summary struct {
 	Players      []string        `json:"players"`
@@ -190,6 +225,9 @@ type Summary struct {
 	Adjudicated  int             `json:"adjudicated"`
 	Resigned     int             `json:"resigned"`
 	SPRT         *SPRTState      `json:"sprt,omitempty"`
+	// MoveTimes: each player's mean time per move (from the records'
+	// move_seconds).
+	MoveTimes []MoveTimeSummary `json:"move_times,omitempty"`
 }
 
 // finite maps ±Inf to ±1e9 (JSON has no infinities).
@@ -225,6 +263,11 @@ func (s *Standings) Summary() Summary {
 				Wins: sc.Wins, Draws: sc.Draws, Losses: sc.Losses, Elo: finite(e), EloLow: finite(lo), EloHigh: finite(hi)})
 		}
 	}
+	for i, n := range s.Names {
+		if s.Moves[i] > 0 {
+			out.MoveTimes = append(out.MoveTimes, MoveTimeSummary{Player: n, Moves: s.Moves[i], MeanSeconds: s.MeanMoveTime(i)})
+		}
+	}
 	if rs, err := s.Ratings(0); err == nil {
 		for _, r := range rs {
 			out.Ratings = append(out.Ratings, RatingSummary{Player: s.Names[r.Player], Elo: finite(r.Elo),
@@ -243,6 +286,18 @@ func fmtElo(x float64) string {
 		return "-inf"
 	}
 	return fmt.Sprintf("%+.0f", x)
+}
+
+// fmtSeconds writes a time per move: "850µs", "12.3ms", "1.25s".
+func fmtSeconds(x float64) string {
+	d := time.Duration(x * float64(time.Second))
+	switch {
+	case d < time.Millisecond:
+		return d.Round(time.Microsecond).String()
+	case d < time.Second:
+		return d.Round(100 * time.Microsecond).String()
+	}
+	return d.Round(10 * time.Millisecond).String()
 }
 
 // WriteTable prints the standings: with two players, the score, Elo
@@ -292,6 +347,15 @@ func (s *Standings) WriteTable(w io.Writer) error {
 	}
 	if len(notes) > 0 {
 		fmt.Fprintf(w, "games: %d; %s\n", s.Games, strings.Join(notes, ", "))
+	}
+	var times []string
+	for i, n := range s.Names {
+		if s.Moves[i] > 0 {
+			times = append(times, fmt.Sprintf("%s %s", n, fmtSeconds(s.MeanMoveTime(i))))
+		}
+	}
+	if len(times) > 0 {
+		fmt.Fprintf(w, "mean time per move: %s\n", strings.Join(times, ", "))
 	}
 	if t := s.SPRT; t != nil {
 		fmt.Fprintf(w, "SPRT elo0=%g elo1=%g alpha=%g beta=%g: LLR %.2f [%.2f, %.2f] -> %s\n",
