@@ -100,7 +100,7 @@ func (n *networks) entrant(p playerSpec, engineLog *os.File) (arena.Entrant, err
 		}
 		s := arena.NewSearcher(p.label(""), eval, p.budget)
 		s.Gumbel = p.gumbel
-		s.Config.Quiescence = p.qs
+		s.Config.Quiescence = p.quiescence()
 		return s, p.budget.Validate()
 	case "xboard":
 		e := &arena.Engine{Label: p.label(""), Command: strings.Fields(p.ref), Depth: p.depth, Memory: p.memory,
@@ -120,6 +120,6 @@ func (n *networks) entrant(p playerSpec, engineLog *os.File) (arena.Entrant, err
 	s := arena.NewSearcher(p.label(name), eval, p.budget)
 	s.Gumbel = p.gumbel
 	s.Config.MaterialUtility = p.utility
-	s.Config.Quiescence = p.qs
+	s.Config.Quiescence = p.quiescence()
 	return s, p.budget.Validate()
 }

@@ -31,7 +31,8 @@ Each may be followed by options, comma-separated:
                       value in search (0-1; selfplay.material_utility)
   qs=L                a checkpoint, uniform or material: blend the capture
                       search into the value of every leaf with weight L (0-1;
-                      selfplay.quiescence; material,qs=1 searches on it alone)
+                      selfplay.quiescence; material,qs=1 searches on it alone;
+                      default: a checkpoint the match default, the others 0)
   depth=N, time=D     an engine's depth ("sd") and time per move ("st")
   depth=N, time=D, nodes=N   ab: plies (1-64), time per move, node cap per move
   memory=MB, timeout=D, opt:NAME=VALUE   engine hash, move timeout, engine option
@@ -53,9 +54,22 @@ type playerSpec struct {
 	// utility is a checkpoint's material utility in search
 	// (mcts.Config.MaterialUtility)
 	utility float64
-	// qs is the quiescence blend in search (mcts.Config.Quiescence).
+	// qs is the quiescence blend in search (mcts.Config.Quiescence), set
+	// by qs= (qsSet); without it a checkpoint searches with the match
+	// default and uniform and material with none (the yardsticks).
 	qs    float64
 	qsSet bool
+}
+
+// quiescence returns the player's quiescence blend.
+func (p playerSpec) quiescence() float64 {
+	switch {
+	case p.qsSet:
+		return p.qs
+	case p.kind == "checkpoint":
+		return mcts.MatchConfig().Quiescence
+	}
+	return 0
 }
 
 // parsePlayer reads one player argument (see playerSpecHelp).
@@ -201,12 +215,13 @@ func (p playerSpec) label(ckptName string) string {
 	return l + p.qsLabel()
 }
 
-// qsLabel is the label's mark of a quiescence blend: "-qs0.5", or "".
+// qsLabel is the label's mark of a quiescence blend: "-qs0.5"; "" for
+// none (or a yardstick's qs=0 given explicitly: "-qs0").
 func (p playerSpec) qsLabel() string {
-	if !p.qsSet {
-		return ""
+	if l := p.quiescence(); l > 0 || p.qsSet {
+		return "-qs" + strconv.FormatFloat(l, 'g', -1, 64)
 	}
-	return "-qs" + strconv.FormatFloat(p.qs, 'g', -1, 64)
+	return ""
 }
 
 func budgetLabel(b mcts.Budget) string {

@@ -55,3 +55,40 @@ func TestParsePlayerAlphaBeta(t *testing.T) {
 		}
 	}
 }
+
+// The quiescence blend of a player: qs= on a checkpoint, uniform or
+// material; the match default for a checkpoint without it, none for the
+// yardsticks; in the label whenever it is on.
+func TestParsePlayerQuiescence(t *testing.T) {
+	def := mcts.Budget{Simulations: 64}
+	deflt := mcts.MatchConfig().Quiescence
+	for _, tc := range []struct {
+		in    string
+		qs    float64
+		label string
+	}{
+		{"material,qs=1", 1, "material-64-qs1"},
+		{"material", 0, "material-64"},
+		{"uniform,qs=0.5", 0.5, "uniform-64-qs0.5"},
+		{"material,qs=0", 0, "material-64-qs0"},
+		{"latest,qs=0.25", 0.25, "step-1-64-qs0.25"},
+		{"latest,qs=0,sims=32", 0, "step-1-32-qs0"},
+	} {
+		p, err := parsePlayer(tc.in, def)
+		if err != nil {
+			t.Errorf("parsePlayer(%q): %v", tc.in, err)
+			continue
+		}
+		if p.quiescence() != tc.qs || p.label("step-1") != tc.label {
+			t.Errorf("parsePlayer(%q): quiescence %v, label %q; want %v, %q", tc.in, p.quiescence(), p.label("step-1"), tc.qs, tc.label)
+		}
+	}
+	if p, _ := parsePlayer("latest", def); p.quiescence() != deflt {
+		t.Errorf("a checkpoint without qs= searches with %v, want the match default %v", p.quiescence(), deflt)
+	}
+	for _, in := range []string{"latest,qs=1.5", "material,qs=-1", "greedy,qs=1", "ab,qs=1", "latest,qs=x"} {
+		if _, err := parsePlayer(in, def); err == nil {
+			t.Errorf("parsePlayer(%q) accepted", in)
+		}
+	}
+}

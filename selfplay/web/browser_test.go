@@ -264,6 +264,9 @@ func browsePosition(b *browser, base string, squares int) {
 	if got := eval[string](b, "document.getElementById('value').textContent"); !strings.Contains(got, "value") {
 		b.t.Errorf("position page: value line %q", got)
 	}
+	if got := eval[string](b, "document.getElementById('quiescence').textContent"); !strings.Contains(got, "after the exchanges") {
+		b.t.Errorf("position page: quiescence line %q", got)
+	}
 	b.do("a bad SFEN", chromedp.SetValue(chromedp.ID("sfen-input"), "not a position"), chromedp.Click(chromedp.CSS("#posform button")))
 	b.wait("the error", "document.getElementById('position-error')?.textContent.includes('bad request')")
 }

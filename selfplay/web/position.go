@@ -4,11 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"sort"
 	"strings"
 
 	"chuzero/checkpoints"
 	"chuzero/encode"
+	"chuzero/mcts"
+	"chuzero/mcts/qsearch"
 	"chuzero/rules"
 )
 
@@ -36,6 +39,19 @@ type PositionView struct {
 	Checkpoints []networkEntry `json:"checkpoints"`          // what the select box offers
 	Network     *NetworkView   `json:"network,omitempty"`    // nil without a network
 	NoNetwork   string         `json:"no_network,omitempty"` // why there is none
+	// Quiescence is the capture search's view of the position (absent
+	// when the game is over).
+	Quiescence *QuiescenceView `json:"quiescence,omitempty"`
+}
+
+// QuiescenceView is what the capture search (mcts/qsearch) makes of a
+// position, the material the exchanges on the board resolve to, which
+// the run's searches blend into every leaf's value.
+type QuiescenceView struct {
+	Static float64 `json:"static"` // the material balance as it stands, in piece-value points, for the side to move
+	Score  float64 `json:"score"`  // resolved by the capture search (±1e9 a mate)
+	Value  float64 `json:"value"`  // tanh(scale·score/army), in [-1, 1]: the blend's term
+	Nodes  int64   `json:"nodes"`  // the search's nodes
 }
 
 // NetworkView is a network's output for a position.
@@ -45,6 +61,11 @@ type NetworkView struct {
 	WDL        [3]float32 `json:"wdl"`   // win, draw, loss for the side to move
 	Value      float32    `json:"value"` // win - loss, for the side to move
 	Moves      []Prior    `json:"moves"` // the most probable moves, best first
+	// Lambda is the quiescence blend the run's self-play gives this
+	// network (selfplay.quiescence at its step), Leaf the value its
+	// search gives the position: (1-λ)·value + λ·quiescence value.
+	Lambda float64 `json:"lambda"`
+	Leaf   float64 `json:"leaf"`
 }
 
 // Prior is one move with the network's probability.
@@ -83,6 +104,8 @@ func (s *Server) position(ctx context.Context, sfen, ckpt string) (*PositionView
 		Legal: len(g.LegalMoves()), Checkpoints: s.nets.list()}
 	if res := g.Result(); res.Over() {
 		v.Result = res.String()
+	} else {
+		v.Quiescence = quiescence(g, cfg.self.Search)
 	}
 	e, ok := findNetwork(v.Checkpoints, ckpt)
 	switch {
@@ -98,8 +121,25 @@ func (s *Server) position(ctx context.Context, sfen, ckpt string) (*PositionView
 		if v.Network, err = s.evaluate(ctx, g, e); err != nil {
 			return nil, err
 		}
+		n := v.Network
+		n.Lambda = cfg.self.QuiescenceAt(e.Step)
+		n.Leaf = (1-n.Lambda)*float64(n.Value) + n.Lambda*v.Quiescence.Value
 	}
 	return v, nil
+}
+
+// quiescence runs the capture search of the run's search settings on
+// g's position.
+func quiescence(g *rules.Game, sc mcts.Config) *QuiescenceView {
+	q := qsearch.New(g.Rules(), sc.QuiescenceDepth)
+	q.Budget = int64(sc.QuiescenceBudget)
+	score := q.Value(g)
+	v := &QuiescenceView{Static: float64(q.Table.Balance(g.Position())) / 100, Score: float64(score) / 100,
+		Value: q.Table.Scaled(score, sc.QuiescenceScale), Nodes: q.Nodes}
+	if qsearch.IsMate(score) {
+		v.Score = math.Copysign(1e9, float64(score))
+	}
+	return v
 }
 
 // evaluate asks the network of checkpoint e about the position of g.

@@ -15,6 +15,7 @@ import (
 
 	"chuzero/checkpoints"
 	"chuzero/rules"
+	"chuzero/selfplay"
 )
 
 // runConfig is what the pages read of config.json: the file, indented,
@@ -23,7 +24,11 @@ type runConfig struct {
 	text    string // config.json indented ("" without one)
 	variant string
 	rules   rules.Config
-	err     error // config.json is missing or does not give valid rules
+	// self is the self-play section (selfplay.Config with its search's
+	// settings, the variant's defaults where the file has none): the
+	// quiescence blend the run's searches use.
+	self selfplay.Config
+	err  error // config.json is missing or does not give valid rules
 }
 
 // readRunConfig reads the run's config.json.
@@ -50,7 +55,25 @@ func readRunConfig(run checkpoints.Run) runConfig {
 	}
 	c.variant = head.Variant
 	c.rules, c.err = rulesConfig(head.Variant, head.Rules)
+	if c.err == nil {
+		c.self = selfPlaySection(c.rules.Variant, b)
+	}
 	return c
+}
+
+// selfPlaySection reads config.json's "selfplay" section (data) over
+// the defaults of variant v; a section that does not read keeps them.
+func selfPlaySection(v rules.VariantID, data []byte) selfplay.Config {
+	sc := selfplay.DefaultConfig(v)
+	var file struct {
+		Self json.RawMessage `json:"selfplay"`
+	}
+	if json.Unmarshal(data, &file) == nil && len(file.Self) > 0 {
+		// the section is the self-play config and its search's, flat
+		json.Unmarshal(file.Self, &sc)
+		json.Unmarshal(file.Self, &sc.Search)
+	}
+	return sc
 }
 
 // rulesConfig is the rules config of a variant with the run's options.

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -334,5 +336,39 @@ func TestPinnedNetworks(t *testing.T) {
 	}
 	if _, _, body := get(t, s, "/position"); !strings.Contains(body, "anchor first: step-000000002") || !strings.Contains(body, "best: step-000000004") {
 		t.Errorf("the position page's networks:\n%.2000s", body)
+	}
+}
+
+// TestPositionQuiescence: the position page shows what the capture search
+// makes of the position (a gold hanging to a rook: the static balance and
+// the resolved one), and the leaf value the run's search gives it with
+// the quiescence blend of its config.
+func TestPositionQuiescence(t *testing.T) {
+	dir := copyRun(t, rules.Sho)
+	run := checkpoints.Run{Dir: dir}
+	cfg, _ := json.Marshal(map[string]any{"variant": "sho", "rules": map[string]string{"MaxPlies": fmt.Sprint(testMaxPlies)},
+		"seed": 1, "selfplay": map[string]any{"quiescence": 0.6, "quiescence_final": 0.2, "quiescence_steps": 4}})
+	if err := os.WriteFile(run.Config(), cfg, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := newTestServer(t, dir)
+	var v PositionView
+	getJSON(t, s, "/api/position?checkpoint=step-000000002&sfen="+url.QueryEscape("4k4/9/9/9/2g6/9/9/2R6/4K4 b - 1"), http.StatusOK, &v)
+	r := rules.MustNew(rules.DefaultConfig(rules.Sho))
+	values := r.PieceValues()
+	rook, gold := values[r.KindByFEN("R")], values[r.KindByFEN("G")]
+	q, n := v.Quiescence, v.Network
+	if q == nil || n == nil {
+		t.Fatalf("no quiescence or network: %+v", v)
+	}
+	if math.Abs(q.Static-(rook-gold)) > 0.01 || math.Abs(q.Score-rook) > 0.01 || q.Nodes < 2 {
+		t.Errorf("quiescence %+v: want static %v, resolved %v", q, rook-gold, rook)
+	}
+	if want := math.Tanh(3 * q.Score / r.Army()); math.Abs(q.Value-want) > 1e-3 {
+		t.Errorf("quiescence value %v, want %v", q.Value, want)
+	}
+	// step 2 of a blend annealed from 0.6 to 0.2 over 4 steps
+	if math.Abs(n.Lambda-0.4) > 1e-9 || math.Abs(n.Leaf-(0.6*float64(n.Value)+0.4*q.Value)) > 1e-6 {
+		t.Errorf("network %+v: want λ 0.4 and the blended leaf value", n)
 	}
 }

@@ -55,6 +55,13 @@
       return e;
     };
     p(`${v.side === "sente" ? "☗ Sente" : "☖ Gote"} to move; ${v.legal} legal moves.` + (v.result ? ` Over: ${v.result}.` : ""));
+    const q = v.quiescence;
+    if (q) {
+      const score = Math.abs(q.score) >= 1e9 ? (q.score > 0 ? "a mate" : "mated") : `${q.score >= 0 ? "+" : ""}${q.score.toFixed(1)}`;
+      const e = p(`Material ${q.static >= 0 ? "+" : ""}${q.static.toFixed(1)} as it stands, ${score} after the exchanges ` +
+        `(capture search, ${q.nodes} nodes): quiescence value ${q.value >= 0 ? "+" : ""}${q.value.toFixed(3)}`, "quiescence");
+      e.id = "quiescence";
+    }
     const n = v.network;
     if (!n) {
       p(v.no_network || "no network", "note");
@@ -63,7 +70,8 @@
     const val = p("", "value");
     val.id = "value";
     val.textContent = `${n.checkpoint} (step ${n.step}): value ${n.value >= 0 ? "+" : ""}${n.value.toFixed(3)} for the side to move ` +
-      `(win ${pct(n.wdl[0])}, draw ${pct(n.wdl[1])}, loss ${pct(n.wdl[2])})`;
+      `(win ${pct(n.wdl[0])}, draw ${pct(n.wdl[1])}, loss ${pct(n.wdl[2])})` +
+      (n.lambda > 0 ? `; the search blends ${Math.round(100 * n.lambda)}% of the quiescence value in: ${n.leaf >= 0 ? "+" : ""}${n.leaf.toFixed(3)}` : "");
     out.appendChild(table(n));
   }
 
