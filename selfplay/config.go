@@ -3,6 +3,7 @@ package selfplay
 import (
 	"errors"
 	"fmt"
+	"math"
 	"time"
 
 	"chuzero/encode"
@@ -24,6 +25,14 @@ type Config struct {
 	// CheapSimulations whose move is recorded for the value target only.
 	FullSimulations    int     `json:"full_simulations"`
 	CheapSimulations   int     `json:"cheap_simulations"`
+	// A progressive playout budget (MiniZero): with SimulationRampSteps
+	// > 0, a game played with the network of training step s searches
+	// with the budgets above scaled by f = SimulationStartFraction +
+	// (1-SimulationStartFraction)·min(1, s/SimulationRampSteps), at least
+	// one playout: fewer playouts while the network knows little, all of
+	// them once it has trained that long. 0 steps: the fixed budgets.
+	SimulationStartFraction float64 `json:"simulation_start_fraction"`
+	SimulationRampSteps     int64   `json:"simulation_ramp_steps"`
 	FullSearchFraction float64 `json:"full_search_fraction"`
 	// Gumbel: full searches use the Gumbel root search (better at small
 	// budgets); otherwise PUCT with Dirichlet noise and temperature.
@@ -166,6 +175,16 @@ func (c *Config) QuiescenceAt(step int64) float64 {
 	return c.Search.Quiescence + f*(c.QuiescenceFinal-c.Search.Quiescence)
 }
 
+// SimulationsAt returns the full and cheap playouts of a game played with
+// the network of training step step (the progressive budget).
+func (c *Config) SimulationsAt(step int64) (full, cheap int) {
+	if c.SimulationRampSteps <= 0 {
+		return c.FullSimulations, c.CheapSimulations
+	}
+	f := c.SimulationStartFraction + (1-c.SimulationStartFraction)*min(1, float64(max(step, 0))/float64(c.SimulationRampSteps))
+	return max(1, int(math.Round(f*float64(c.FullSimulations)))), max(1, int(math.Round(f*float64(c.CheapSimulations))))
+}
+
 // plyCap returns the ply at which self-play stops a game: MaxPlies, or
 // the rules' cap when that is lower or MaxPlies is 0.
 func (c *Config) plyCap() int {
@@ -194,6 +213,9 @@ func (c Config) Validate() error {
 	case !unit(c.FullSearchFraction) || !unit(c.NoResignFraction) || !unit(c.CheapSampleFraction) ||
 		!unit(c.ResignTargetFalsePositive) || !unit(c.CappedMaterialWeight):
 		return errors.New("selfplay: fractions must be in [0, 1]")
+	case c.SimulationRampSteps < 0 || (c.SimulationRampSteps > 0 && !(c.SimulationStartFraction > 0 && c.SimulationStartFraction <= 1)):
+		return fmt.Errorf("selfplay: simulation_ramp_steps %d needs simulation_start_fraction in (0, 1], not %v",
+			c.SimulationRampSteps, c.SimulationStartFraction)
 	case !unit(c.QuiescenceFinal) || c.QuiescenceSteps < 0:
 		return fmt.Errorf("selfplay: quiescence_final %v must be in [0, 1], quiescence_steps %d not negative",
 			c.QuiescenceFinal, c.QuiescenceSteps)

@@ -24,6 +24,8 @@ type game struct {
 	tr        *trace
 	resign    *resignTracker
 	threshold float64 // this game's resignation threshold
+	full      int     // playouts of a full and of a cheap search (Config.SimulationsAt)
+	cheap     int
 }
 
 // playGame plays game index i to its end.
@@ -40,6 +42,7 @@ func (r *Runner) playGame(ctx context.Context, index uint64) (finished, error) {
 	}
 	gm := &game{r: r, cfg: cfg, seed: seed, rng: rng, search: s, g: rules.NewGame(r.rules.StartPosition()),
 		tr: newTrace(r.rules), resign: newResignTracker(cfg.ResignConsecutive), threshold: r.ResignThreshold()}
+	gm.full, gm.cheap = cfg.SimulationsAt(ev.step)
 	gm.rec = &Record{ID: fmt.Sprintf("%016x", seed), Index: index, Seed: seed, Variant: cfg.Rules.Variant.String(),
 		Rules: cfg.Rules.String(), Start: gm.g.Position().SFEN(), Evaluator: ev.name, Started: time.Now().UTC(),
 		ResignAllowed: rng.Float64() >= cfg.NoResignFraction, ResignThreshold: gm.threshold, Quiescence: sc.Quiescence}
@@ -90,9 +93,9 @@ func (gm *game) move(ctx context.Context) (*mcts.Result, bool, error) {
 	cfg := gm.cfg
 	full := gm.rng.Float64() < cfg.FullSearchFraction
 	write := full || gm.rng.Float64() < cfg.CheapSampleFraction
-	opts := mcts.Options{Simulations: cfg.CheapSimulations}
+	opts := mcts.Options{Simulations: gm.cheap}
 	if full {
-		opts = mcts.Options{Simulations: cfg.FullSimulations, Noise: !cfg.Gumbel, Gumbel: cfg.Gumbel}
+		opts = mcts.Options{Simulations: gm.full, Noise: !cfg.Gumbel, Gumbel: cfg.Gumbel}
 	}
 	res, err := gm.search.Run(ctx, gm.g, opts)
 	if err != nil {

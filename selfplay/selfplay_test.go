@@ -413,3 +413,23 @@ func TestQuiescenceAnneal(t *testing.T) {
 		t.Error("quiescence_final 1.5 validates")
 	}
 }
+
+// TestSimulationRamp: the progressive budget scales both playout counts
+// with the network's step, from the start fraction to the full budgets.
+func TestSimulationRamp(t *testing.T) {
+	cfg := testConfig(t, rules.Sho)
+	cfg.FullSimulations, cfg.CheapSimulations = 32, 8
+	if f, c := cfg.SimulationsAt(0); f != 32 || c != 8 {
+		t.Errorf("no ramp: %d/%d", f, c)
+	}
+	cfg.SimulationStartFraction, cfg.SimulationRampSteps = 0.25, 400
+	for step, want := range map[int64][2]int{0: {8, 2}, 200: {20, 5}, 400: {32, 8}, 9000: {32, 8}} {
+		if f, c := cfg.SimulationsAt(step); f != want[0] || c != want[1] {
+			t.Errorf("step %d: %d/%d, want %v", step, f, c, want)
+		}
+	}
+	cfg.SimulationStartFraction = 0
+	if cfg.Validate() == nil {
+		t.Error("a ramp from 0 playouts validates")
+	}
+}
