@@ -23,8 +23,8 @@ type Config struct {
 	// FullSimulations (its policy becomes a training target) with
 	// probability FullSearchFraction, otherwise a cheap search of
 	// CheapSimulations whose move is recorded for the value target only.
-	FullSimulations    int     `json:"full_simulations"`
-	CheapSimulations   int     `json:"cheap_simulations"`
+	FullSimulations  int `json:"full_simulations"`
+	CheapSimulations int `json:"cheap_simulations"`
 	// A progressive playout budget (MiniZero): with SimulationRampSteps
 	// > 0, a game played with the network of training step s searches
 	// with the budgets above scaled by f = SimulationStartFraction +
@@ -33,7 +33,7 @@ type Config struct {
 	// them once it has trained that long. 0 steps: the fixed budgets.
 	SimulationStartFraction float64 `json:"simulation_start_fraction"`
 	SimulationRampSteps     int64   `json:"simulation_ramp_steps"`
-	FullSearchFraction float64 `json:"full_search_fraction"`
+	FullSearchFraction      float64 `json:"full_search_fraction"`
 	// Gumbel: full searches use the Gumbel root search (better at small
 	// budgets); otherwise PUCT with Dirichlet noise and temperature.
 	Gumbel bool `json:"gumbel"`
