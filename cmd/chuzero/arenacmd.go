@@ -109,7 +109,7 @@ func (a *arenaMatch) build(o *arenaOptions, log *slog.Logger) error {
 func (a *arenaMatch) openEntrants(o *arenaOptions, dir string) error {
 	batch := o.batch
 	if batch <= 0 {
-		batch = min(64, 8*max(1, o.conc))
+		batch = arena.MatchBatch(o.conc)
 	}
 	var err error
 	if a.nets, err = newNetworks(dir, o.vf.variant, batch, o.threads); err != nil {

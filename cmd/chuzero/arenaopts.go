@@ -52,7 +52,7 @@ func parseArenaFlags(args []string, stderr io.Writer) (o arenaOptions, code int,
 	fs.BoolVar(&o.gauntlet, "gauntlet", false, "pair the first player with each of the others only (a benchmark against fixed anchors), not a round robin")
 	fs.Uint64Var(&o.seed, "seed", 1, "match seed (openings, random players, search noise)")
 	fs.StringVar(&o.out, "out", "", "directory for games.jsonl, games.pgn and results.json (default RUN/arena/<time>, or arena/<time>)")
-	fs.IntVar(&o.batch, "batch", 0, "network batch size (default 8 x concurrency, at most 64)")
+	fs.IntVar(&o.batch, "batch", 0, "network batch size (default: the positions the games keep in flight, 2 x concurrency, at most 64)")
 	fs.IntVar(&o.threads, "threads", 0, "goroutines per network layer (default: every core)")
 	fs.StringVar(&o.engineLog, "engine-log", "", "write the XBoard traffic of the engines to this file")
 	fs.BoolVar(&o.quiet, "quiet", false, "no line per game")

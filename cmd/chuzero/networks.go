@@ -15,6 +15,11 @@ import (
 	"chuzero/selfplay/arena"
 )
 
+// matchBatchWait is how long a match's partial batch waits for more
+// positions: a batch of arena.MatchBatch fills at once when every game is
+// on a network's move, and a game on an anchor's move sends none.
+const matchBatchWait = 250 * time.Microsecond
+
 // networks loads checkpoints once each and runs one batcher per network
 // for the evaluators of the players that use it.
 type networks struct {
@@ -68,7 +73,7 @@ func (n *networks) evaluator(ref string) (mcts.Evaluator, string, checkpoints.En
 	if err != nil {
 		return nil, "", e, err
 	}
-	b, err := model.NewBatcher(net, model.BatcherConfig{MaxBatch: n.batch, MaxWait: time.Millisecond, Workers: 1, Threads: n.threads})
+	b, err := model.NewBatcher(net, model.BatcherConfig{MaxBatch: n.batch, MaxWait: matchBatchWait, Workers: 1, Threads: n.threads})
 	if err != nil {
 		return nil, "", e, err
 	}

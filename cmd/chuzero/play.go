@@ -10,6 +10,7 @@ import (
 	"chuzero/checkpoints"
 	"chuzero/mcts"
 	"chuzero/rules"
+	"chuzero/selfplay/arena"
 	"chuzero/selfplay/cecp"
 )
 
@@ -105,7 +106,7 @@ func openPlayNetworks(o *playOptions, stderr io.Writer) (*networks, error) {
 		return nil, nil
 	}
 	dir := runDirOf(o.runDir, o.variant)
-	nets, err := newNetworks(dir, o.variant, 32, o.threads)
+	nets, err := newNetworks(dir, o.variant, arena.MatchBatch(1), o.threads) // one game: its leaves in flight
 	if err != nil {
 		return nil, err
 	}

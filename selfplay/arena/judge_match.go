@@ -22,7 +22,7 @@ func (j *Judge) match(ctx context.Context, cfg Config, entrants ...Entrant) (*St
 // openNetworks opens the networks of a match of concurrency games and
 // the evaluators of entries in them; the caller closes the networks.
 func (j *Judge) openNetworks(concurrency, threads int, entries ...checkpoints.Entry) (Networks, []mcts.Evaluator, error) {
-	nets, err := j.Networks(min(64, 8*max(1, concurrency)), threads)
+	nets, err := j.Networks(MatchBatch(concurrency), threads)
 	if err != nil {
 		return nil, nil, err
 	}

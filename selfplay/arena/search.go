@@ -20,6 +20,14 @@ type Searcher struct {
 	Gumbel bool
 }
 
+// MatchBatch is the network batch of a match of concurrency games at
+// once: the most positions their searches have in flight
+// (mcts.DefaultLeavesPerBatch each), at most 64. A larger batch would
+// wait out its timeout on every evaluation.
+func MatchBatch(concurrency int) int {
+	return min(64, mcts.DefaultLeavesPerBatch*max(1, concurrency))
+}
+
 // NewSearcher returns a searcher with the deterministic match settings
 // (mcts.MatchConfig: no temperature, tree reuse).
 func NewSearcher(label string, eval mcts.Evaluator, b mcts.Budget) *Searcher {
