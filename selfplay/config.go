@@ -80,6 +80,14 @@ type Config struct {
 	QuiescenceFinal float64 `json:"quiescence_final"`
 	QuiescenceSteps int64   `json:"quiescence_steps"`
 
+	// WarmStartGames: the run's first games (by index) are played by a
+	// teacher (Runner.Teacher; in a command, the alpha-beta player at
+	// WarmStartDepth), whose moves are their positions' policy targets
+	// and whose scores their root values: an opt-in warm start from a
+	// classical player, knowledge beyond the rules. 0 (the default): none.
+	WarmStartGames int `json:"warm_start_games"`
+	WarmStartDepth int `json:"warm_start_depth"`
+
 	// Resignation: a side resigns when the value (Q, for the side to
 	// move) of the move it chose has stayed below the live threshold for
 	// ResignConsecutive of its searches in a row. In a fraction
@@ -141,8 +149,8 @@ func DefaultConfig(v rules.VariantID) Config {
 	return Config{Rules: rules.DefaultConfig(v), Encode: encode.DefaultOptions(), Search: sc, Games: 64,
 		FullSimulations: 32, CheapSimulations: 8, FullSearchFraction: 0.25, Gumbel: true,
 		CheapSampleFraction: 0.1, MaxPlies: DefaultMaxPlies(v), CappedMaterialWeight: 1, CappedMaterialScale: 3,
-		CappedQuiescence: true,
-		ResignThreshold:  -0.95, ResignConsecutive: 4, NoResignFraction: 0.1,
+		CappedQuiescence: true, WarmStartDepth: 2,
+		ResignThreshold: -0.95, ResignConsecutive: 4, NoResignFraction: 0.1,
 		ResignCeiling: -0.8, ResignTargetFalsePositive: 0.05, ResignCalibrationGames: 200, ResignMinGames: 20,
 		Seed: 1, GamesPerFile: 8, FlushInterval: encode.Duration(5 * time.Minute),
 		Batch: 64, BatchWait: encode.Duration(2 * time.Millisecond), Cache: 200000}
@@ -213,6 +221,8 @@ func (c Config) Validate() error {
 	case !unit(c.FullSearchFraction) || !unit(c.NoResignFraction) || !unit(c.CheapSampleFraction) ||
 		!unit(c.ResignTargetFalsePositive) || !unit(c.CappedMaterialWeight):
 		return errors.New("selfplay: fractions must be in [0, 1]")
+	case c.WarmStartGames < 0 || (c.WarmStartGames > 0 && c.WarmStartDepth < 1):
+		return fmt.Errorf("selfplay: warm_start_games %d needs a warm_start_depth of at least 1, not %d", c.WarmStartGames, c.WarmStartDepth)
 	case c.SimulationRampSteps < 0 || (c.SimulationRampSteps > 0 && !(c.SimulationStartFraction > 0 && c.SimulationStartFraction <= 1)):
 		return fmt.Errorf("selfplay: simulation_ramp_steps %d needs simulation_start_fraction in (0, 1], not %v",
 			c.SimulationRampSteps, c.SimulationStartFraction)

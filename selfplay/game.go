@@ -26,6 +26,7 @@ type game struct {
 	threshold float64 // this game's resignation threshold
 	full      int     // playouts of a full and of a cheap search (Config.SimulationsAt)
 	cheap     int
+	teacher   TeacherGame // a warm-start game's player (nil: the search plays)
 }
 
 // playGame plays game index i to its end.
@@ -46,6 +47,12 @@ func (r *Runner) playGame(ctx context.Context, index uint64) (finished, error) {
 	gm.rec = &Record{ID: fmt.Sprintf("%016x", seed), Index: index, Seed: seed, Variant: cfg.Rules.Variant.String(),
 		Rules: cfg.Rules.String(), Start: gm.g.Position().SFEN(), Evaluator: ev.name, Started: time.Now().UTC(),
 		ResignAllowed: rng.Float64() >= cfg.NoResignFraction, ResignThreshold: gm.threshold, Quiescence: sc.Quiescence}
+	if err := gm.openTeacher(ctx, index); err != nil {
+		return finished{}, err
+	}
+	if gm.teacher != nil {
+		defer gm.teacher.Close()
+	}
 	began := time.Now()
 	end, err := gm.play(ctx)
 	if err != nil {
@@ -70,13 +77,12 @@ func (gm *game) play(ctx context.Context) (*gameEnd, error) {
 			return &gameEnd{result: rules.Result{Outcome: rules.Draw, Reason: rules.ReasonMaxPlies}, truncated: true,
 				endValue: gm.cappedValue(last.side, float64(last.value)), endSide: last.side, final: p}, nil
 		}
-		res, full, err := gm.move(ctx)
+		m, q, err := gm.move(ctx)
 		if err != nil {
 			return nil, err
 		}
 		side := p.SideToMove()
-		m := gm.search.Choose(res, gm.g.Len(), full && gm.cfg.Gumbel)
-		if gm.resigns(side, valueOf(res, m)) {
+		if gm.resigns(side, q) {
 			return &gameEnd{result: rules.WinFor(side.Other(), rules.ReasonResign), final: p}, nil
 		}
 		gm.rec.Moves = append(gm.rec.Moves, p.MoveString(m))
@@ -86,10 +92,25 @@ func (gm *game) play(ctx context.Context) (*gameEnd, error) {
 	}
 }
 
-// move searches the current position and records the search: in the
-// record, the trace, and as a sample if the position is written (every
-// full search, a CheapSampleFraction share of the cheap ones).
-func (gm *game) move(ctx context.Context) (*mcts.Result, bool, error) {
+// move chooses the move of the current position, by search or, in a
+// warm-start game, by the teacher, and records it; q is the chosen move's
+// value for the side to move (the resignation test's).
+func (gm *game) move(ctx context.Context) (m rules.Move, q float64, err error) {
+	if gm.teacher != nil {
+		return gm.teach(ctx)
+	}
+	res, full, err := gm.searchMove(ctx)
+	if err != nil {
+		return rules.NoMove, 0, err
+	}
+	m = gm.search.Choose(res, gm.g.Len(), full && gm.cfg.Gumbel)
+	return m, valueOf(res, m), nil
+}
+
+// searchMove searches the current position and records the search: in
+// the record, the trace, and as a sample if the position is written
+// (every full search, a CheapSampleFraction share of the cheap ones).
+func (gm *game) searchMove(ctx context.Context) (*mcts.Result, bool, error) {
 	cfg := gm.cfg
 	full := gm.rng.Float64() < cfg.FullSearchFraction
 	write := full || gm.rng.Float64() < cfg.CheapSampleFraction
@@ -119,6 +140,13 @@ func (gm *game) move(ctx context.Context) (*mcts.Result, bool, error) {
 			pl.policy = append(pl.policy, encode.PolicyEntry{Index: uint32(idx), Prob: res.Policy[i]})
 		}
 	}
+	gm.record(pl, write, full, visits, res.Simulations)
+	return res, full, nil
+}
+
+// record keeps the search (or the teacher's move) of the current
+// position: in the trace, the record, and as a sample if write.
+func (gm *game) record(pl plyTrace, write, full bool, visits uint32, sims int) {
 	if write {
 		smp := encode.NewSample(gm.g, gm.seed)
 		smp.FullSearch, smp.RootValue, smp.RootVisits, smp.Policy = full, pl.value, visits, pl.policy
@@ -130,8 +158,7 @@ func (gm *game) move(ctx context.Context) (*mcts.Result, bool, error) {
 	rec.Values = append(rec.Values, pl.value)
 	rec.Visits = append(rec.Visits, int32(visits))
 	rec.Full = append(rec.Full, full)
-	rec.Simulations += res.Simulations
-	return res, full, nil
+	rec.Simulations += sims
 }
 
 // resigns tracks side's chosen-move value q and reports whether the side

@@ -46,7 +46,10 @@ type Record struct {
 	Evaluator string      `json:"evaluator"` // the network (checkpoint name) or test evaluator
 	// Quiescence is the quiescence blend of the game's searches
 	// (Config.QuiescenceAt the network's step; absent: none).
-	Quiescence  float64   `json:"quiescence,omitempty"`
+	Quiescence float64 `json:"quiescence,omitempty"`
+	// WarmStart: a teacher played the game (Config.WarmStartGames); its
+	// Evaluator is "warm start: " and the teacher's name.
+	WarmStart   bool      `json:"warm_start,omitempty"`
 	Started     time.Time `json:"started"`
 	Seconds     float64   `json:"seconds"`
 	Simulations int       `json:"simulations"` // playouts of all searches

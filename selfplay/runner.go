@@ -42,6 +42,9 @@ type Runner struct {
 	// games); while it reports ok, games starting use it instead of the
 	// runner's own calibration.
 	RunResign func() (threshold float64, ok bool)
+	// Teacher, if set before Run, plays the run's first
+	// Config.WarmStartGames games (by game index) instead of the search.
+	Teacher Teacher
 }
 
 type evalRef struct {

@@ -13,6 +13,7 @@ import (
 	"chuzero/mcts"
 	"chuzero/model"
 	"chuzero/selfplay"
+	"chuzero/selfplay/arena"
 )
 
 // selfPlayer is the self-play side of a run: the batching network
@@ -56,6 +57,9 @@ func newSelfPlayer(cfg RunConfig, dir string, net *model.Net, name string, step 
 	if net != nil {
 		s.step = step
 		s.runner.SetEvaluator(eval, name, step)
+	}
+	if spc.WarmStartGames > 0 { // opt-in: alpha-beta plays the run's first games
+		s.runner.Teacher = arena.AlphaBeta{Depth: spc.WarmStartDepth}.Teacher()
 	}
 	s.runner.SetFirstGame(nextGameIndex(checkpoints.Run{Dir: dir}.Games()))
 	s.runner.OnGame = func(rec *selfplay.Record) {

@@ -293,3 +293,24 @@ func TestABBeatsGreedy(t *testing.T) {
 		t.Errorf("ab-d2 vs greedy: %+v", sc)
 	}
 }
+
+// TestTeacher: the alpha-beta teacher plays what its player would, with
+// the player's value.
+func TestTeacher(t *testing.T) {
+	g := abGame(t, rules.Sho, "4k4/9/9/9/2g6/9/9/2R6/4K4 b - 1")
+	a := AlphaBeta{Depth: 2}
+	tg, err := a.Teacher().Open(context.Background(), g.Rules(), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tg.Close()
+	m, v, err := tg.Move(context.Background(), g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := abThink(t, a, g)
+	if m != want.Move || v <= 0 || a.Teacher().Name() != "ab-d2" {
+		t.Errorf("teacher plays %s (%v), the player %s; name %q", g.Position().MoveString(m), v,
+			g.Position().MoveString(want.Move), a.Teacher().Name())
+	}
+}
