@@ -34,3 +34,27 @@ chuzero_bin() {
 mean_move_seconds() {
 	awk '/"move_times"/ { f = 1 } f && /"mean_seconds"/ { gsub(/[ ,]/, ""); split($0, a, ":"); print a[2]; exit }' "$1"
 }
+
+# knowledge prints what run directory $1 knew beyond the rules, from its
+# config.json: piece values (capped games labelled by material), the
+# quiescence blend, a warm start; "nothing" for none.
+knowledge() {
+	awk '
+		function num(line) { sub(/.*: */, "", line); sub(/,.*/, "", line); return line + 0 }
+		/"capped_material_weight":/ { cm = num($0) }
+		/"quiescence":/ { q = num($0) }
+		/"quiescence_final":/ { qf = num($0) }
+		/"quiescence_steps":/ { qs = num($0) }
+		/"warm_start_games":/ { ws = num($0) }
+		/"warm_start_depth":/ { wd = num($0) }
+		END {
+			out = ""
+			if (cm > 0) out = "piece values (capped games labelled by material)"
+			if (q > 0 || (qs > 0 && qf > 0)) {
+				l = (qs > 0) ? sprintf("quiescence (λ %g to %g over %d steps)", q, qf, qs) : sprintf("quiescence (λ %g)", q)
+				out = out (out == "" ? "" : ", ") l
+			}
+			if (ws > 0) out = out (out == "" ? "" : ", ") sprintf("warm start (%d games of ab-d%d)", ws, wd)
+			print (out == "" ? "nothing" : out)
+		}' "$1/config.json"
+}

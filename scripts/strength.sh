@@ -79,6 +79,7 @@ echo "== gauntlet: $player against ${anchors[*]}, $games games each at $sims pla
 "$bin" arena -run "$run" -variant "$variant" -gauntlet -games "$games" -sims "$sims" -concurrency "$conc" \
 	-quiet -out "$out" "$player" "${anchors[@]}" | tee "$out.txt"
 mv "$out.txt" "$out/table.txt"
+echo "beyond the rules: $(knowledge "$run")" | tee -a "$out/table.txt"
 if [[ -f $run/strength-train.cpu ]]; then
 	cat "$run/strength-train.cpu" >>"$out/table.txt"
 fi
