@@ -120,11 +120,14 @@ type Config struct {
 	// The network evaluator a command builds for the games: batches of
 	// up to Batch positions, waiting at most BatchWait for one to fill, a
 	// cache of Cache answers (0: none), Threads goroutines per network
-	// layer (0: every core).
-	Batch     int             `json:"batch"`
-	BatchWait encode.Duration `json:"batch_wait"`
-	Cache     int             `json:"cache"`
-	Threads   int             `json:"threads"`
+	// layer (0: every core), BatchWorkers batches evaluated at once (each
+	// with Threads goroutines: while one waits for its slowest thread at
+	// the end of a layer, the other computes).
+	Batch        int             `json:"batch"`
+	BatchWait    encode.Duration `json:"batch_wait"`
+	Cache        int             `json:"cache"`
+	Threads      int             `json:"threads"`
+	BatchWorkers int             `json:"batch_workers"`
 }
 
 // DefaultConfig returns defaults for a CPU run of variant v: 64 games at a
@@ -153,7 +156,7 @@ func DefaultConfig(v rules.VariantID) Config {
 		ResignThreshold: -0.95, ResignConsecutive: 4, NoResignFraction: 0.1,
 		ResignCeiling: -0.8, ResignTargetFalsePositive: 0.05, ResignCalibrationGames: 200, ResignMinGames: 20,
 		Seed: 1, GamesPerFile: 8, FlushInterval: encode.Duration(5 * time.Minute),
-		Batch: 64, BatchWait: encode.Duration(2 * time.Millisecond), Cache: 200000}
+		Batch: 64, BatchWait: encode.Duration(2 * time.Millisecond), Cache: 200000, BatchWorkers: 1}
 }
 
 // DefaultMaxPlies is the default self-play ply cap of variant v: Sho 150
@@ -243,8 +246,8 @@ func (c Config) Validate() error {
 		return errors.New("selfplay: GamesPerFile must be at least 1")
 	case c.Dir == "":
 		return errors.New("selfplay: no output directory")
-	case c.Batch < 1 || c.BatchWait < 0 || c.Cache < 0 || c.Threads < 0:
-		return errors.New("selfplay: batch must be positive; batch wait, threads and cache not negative")
+	case c.Batch < 1 || c.BatchWait < 0 || c.Cache < 0 || c.Threads < 0 || c.BatchWorkers < 1:
+		return errors.New("selfplay: batch and batch workers must be positive; batch wait, threads and cache not negative")
 	}
 	return nil
 }

@@ -42,7 +42,7 @@ func newSelfPlayer(cfg RunConfig, dir string, net *model.Net, name string, step 
 	s := &selfPlayer{cfg: cfg, metrics: m, log: log, step: -1}
 	var eval mcts.Evaluator = mcts.Uniform{}
 	if net != nil {
-		bc := model.BatcherConfig{MaxBatch: cfg.Self.Batch, MaxWait: time.Duration(cfg.Self.BatchWait), Workers: 1, Threads: cfg.Self.Threads}
+		bc := model.BatcherConfig{MaxBatch: cfg.Self.Batch, MaxWait: time.Duration(cfg.Self.BatchWait), Workers: cfg.Self.BatchWorkers, Threads: cfg.Self.Threads}
 		if s.batcher, err = model.NewBatcher(net, bc); err != nil {
 			return nil, err
 		}
