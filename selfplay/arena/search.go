@@ -78,7 +78,8 @@ func (p *SearchPlayer) Move(ctx context.Context, g *rules.Game) (Reply, error) {
 // Think searches the current position of g within the budget and returns
 // the root statistics; Best is the move to play. A timed search runs in
 // chunks on the same tree until the time is spent, and always completes at
-// least one chunk. Cancelling ctx stops a timed search early with what it
+// least one chunk; a later chunk stops at the deadline, between two
+// batches of leaves. Cancelling ctx stops a timed search early with what it
 // has; an untimed search returns ctx's error.
 func (p *SearchPlayer) Think(ctx context.Context, g *rules.Game) (*mcts.Result, error) {
 	if err := p.Budget.Validate(); err != nil {
@@ -114,14 +115,23 @@ func (p *SearchPlayer) Think(ctx context.Context, g *rules.Game) (*mcts.Result, 
 	}
 	var last *mcts.Result
 	total, depth := 0, 0
+	// after the first chunk, the deadline is a hard one: a chunk that would
+	// run past it stops between two batches of leaves (a loaded machine, or
+	// leaves whose quiescence search is slow, make a chunk's time vary)
+	hard, cancel := context.WithDeadline(ctx, deadline)
+	defer cancel()
 	for {
 		n := chunk
 		if p.Budget.Simulations > 0 {
 			n = min(n, p.Budget.Simulations-total)
 		}
-		res, err := p.Search.Run(ctx, g, mcts.Options{Simulations: n})
+		cctx := ctx
+		if last != nil {
+			cctx = hard
+		}
+		res, err := p.Search.Run(cctx, g, mcts.Options{Simulations: n})
 		if err != nil {
-			if last != nil && ctx.Err() != nil {
+			if last != nil && cctx.Err() != nil {
 				break // stopped: play what we have
 			}
 			return nil, err
