@@ -133,7 +133,9 @@ type Config struct {
 // DefaultConfig returns defaults for a CPU run of variant v: 64 games at a
 // time with mcts.DefaultLeavesPerBatch leaves in flight each (network
 // batches filled from many games rather than by running one search wide),
-// Gumbel full searches of 32
+// the quiescence blend at 1 annealed to mcts.DefaultQuiescence over 1000
+// steps (the untrained network's value knows nothing; the capture search
+// is the leaves' value until it learns), Gumbel full searches of 32
 // playouts on a quarter of the moves (measured against 64 in 20-minute Sho
 // runs: twice the games and training rows per hour, and the stronger
 // network), cheap searches of 8 with a tenth of them written as value-only
@@ -149,10 +151,11 @@ type Config struct {
 // waiting 2 ms, with a cache of 200,000 answers.
 func DefaultConfig(v rules.VariantID) Config {
 	sc := mcts.DefaultConfig()
+	sc.Quiescence = 1
 	return Config{Rules: rules.DefaultConfig(v), Encode: encode.DefaultOptions(), Search: sc, Games: 64,
 		FullSimulations: 32, CheapSimulations: 8, FullSearchFraction: 0.25, Gumbel: true,
 		CheapSampleFraction: 0.1, MaxPlies: DefaultMaxPlies(v), CappedMaterialWeight: 1, CappedMaterialScale: 3,
-		CappedQuiescence: true, WarmStartDepth: 2,
+		CappedQuiescence: true, QuiescenceFinal: mcts.DefaultQuiescence, QuiescenceSteps: 1000, WarmStartDepth: 2,
 		ResignThreshold: -0.95, ResignConsecutive: 4, NoResignFraction: 0.1,
 		ResignCeiling: -0.8, ResignTargetFalsePositive: 0.05, ResignCalibrationGames: 200, ResignMinGames: 20,
 		Seed: 1, GamesPerFile: 8, FlushInterval: encode.Duration(5 * time.Minute),

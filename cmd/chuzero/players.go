@@ -32,7 +32,8 @@ Each may be followed by options, comma-separated:
   qs=L                a checkpoint, uniform or material: blend the capture
                       search into the value of every leaf with weight L (0-1;
                       selfplay.quiescence; material,qs=1 searches on it alone;
-                      default: a checkpoint the match default, the others 0)
+                      default: a checkpoint the match default, the others 0;
+                      the name says -qsL when it is given)
   depth=N, time=D     an engine's depth ("sd") and time per move ("st")
   depth=N, time=D, nodes=N   ab: plies (1-64), time per move, node cap per move
   memory=MB, timeout=D, opt:NAME=VALUE   engine hash, move timeout, engine option
@@ -215,11 +216,12 @@ func (p playerSpec) label(ckptName string) string {
 	return l + p.qsLabel()
 }
 
-// qsLabel is the label's mark of a quiescence blend: "-qs0.5"; "" for
-// none (or a yardstick's qs=0 given explicitly: "-qs0").
+// qsLabel is the label's mark of a quiescence blend given with qs=:
+// "-qs0.5"; "" for the player's default (a checkpoint's match default,
+// none for uniform and material).
 func (p playerSpec) qsLabel() string {
-	if l := p.quiescence(); l > 0 || p.qsSet {
-		return "-qs" + strconv.FormatFloat(l, 'g', -1, 64)
+	if p.qsSet {
+		return "-qs" + strconv.FormatFloat(p.qs, 'g', -1, 64)
 	}
 	return ""
 }

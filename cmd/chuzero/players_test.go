@@ -58,7 +58,7 @@ func TestParsePlayerAlphaBeta(t *testing.T) {
 
 // The quiescence blend of a player: qs= on a checkpoint, uniform or
 // material; the match default for a checkpoint without it, none for the
-// yardsticks; in the label whenever it is on.
+// yardsticks; in the label when it is given.
 func TestParsePlayerQuiescence(t *testing.T) {
 	def := mcts.Budget{Simulations: 64}
 	deflt := mcts.MatchConfig().Quiescence
@@ -71,6 +71,7 @@ func TestParsePlayerQuiescence(t *testing.T) {
 		{"material", 0, "material-64"},
 		{"uniform,qs=0.5", 0.5, "uniform-64-qs0.5"},
 		{"material,qs=0", 0, "material-64-qs0"},
+		{"latest", mcts.MatchConfig().Quiescence, "step-1-64"},
 		{"latest,qs=0.25", 0.25, "step-1-64-qs0.25"},
 		{"latest,qs=0,sims=32", 0, "step-1-32-qs0"},
 	} {

@@ -109,10 +109,10 @@ func TestSetQuiescence(t *testing.T) {
 		t.Fatal(err)
 	}
 	old := c.Player
-	if err := c.SetQuiescence(0.5); err != nil {
+	if err := c.SetQuiescence(0.25); err != nil {
 		t.Fatal(err)
 	}
-	if c.Quiescence() != 0.5 || c.Player == old || c.Player.Search.Config().Quiescence != 0.5 {
+	if c.Quiescence() != 0.25 || c.Player == old || c.Player.Search.Config().Quiescence != 0.25 {
 		t.Errorf("quiescence %v, search's %v, new tree %v", c.Quiescence(), c.Player.Search.Config().Quiescence, c.Player != old)
 	}
 	for _, bad := range []float64{-0.1, 1.01} {
