@@ -35,7 +35,9 @@ func reusedSearch(t *testing.T, v rules.VariantID, cfg Config, e Evaluator, seed
 func TestGumbelReuseNetValue(t *testing.T) {
 	for _, seed := range []uint64{1, 2, 3} {
 		e := Random{Seed: seed}
-		s, g := reusedSearch(t, rules.Sho, DefaultConfig(), e, seed, 300)
+		cfg := DefaultConfig()
+		cfg.Quiescence = 0 // the node values are the evaluator's alone
+		s, g := reusedSearch(t, rules.Sho, cfg, e, seed, 300)
 		res, err := s.Run(context.Background(), g, Options{Simulations: 24, Gumbel: true})
 		if err != nil {
 			t.Fatal(err)

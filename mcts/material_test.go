@@ -112,7 +112,7 @@ func TestMaterialUtility(t *testing.T) {
 		r := g.Rules()
 		before := g.Position().Balance(r.PieceValues(), rules.Sente)
 		cfg := DefaultConfig()
-		cfg.MaterialUtility = u
+		cfg.MaterialUtility, cfg.Quiescence = u, 0 // the utility alone, no quiescence blend
 		res, err := search(t, cfg, forecast{}, 1).Run(context.Background(), g, Options{Simulations: 400})
 		if err != nil {
 			t.Fatal(err)

@@ -104,6 +104,7 @@ func TestResignCalibrator(t *testing.T) {
 // push the live threshold below Gote's level once enough games exist.
 func TestRunnerCalibratesThreshold(t *testing.T) {
 	cfg := testConfig(t, rules.Sho)
+	noQuiescence(&cfg) // the values are the evaluator's
 	cfg.Games, cfg.GamesPerFile = 1, 1
 	cfg.MaxPlies = 12
 	cfg.NoResignFraction = 1

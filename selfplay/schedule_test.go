@@ -59,3 +59,9 @@ func TestSimulationRamp(t *testing.T) {
 		t.Error("a ramp from 0 playouts validates")
 	}
 }
+
+// noQuiescence turns the quiescence blend off, for the tests whose values
+// are their evaluator's alone.
+func noQuiescence(cfg *Config) {
+	cfg.Search.Quiescence, cfg.QuiescenceFinal, cfg.QuiescenceSteps = 0, 0, 0
+}

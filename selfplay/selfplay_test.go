@@ -194,6 +194,7 @@ func TestChuGameCapped(t *testing.T) {
 // draws whose end value is the final search's root value for their side.
 func TestTruncatedGame(t *testing.T) {
 	cfg := testConfig(t, rules.Sho)
+	noQuiescence(&cfg) // the root values are the evaluator's
 	cfg.Games = 1
 	cfg.MaxPlies = 15
 	cfg.NoResignFraction = 1
@@ -249,6 +250,7 @@ func TestResignationBookkeeping(t *testing.T) {
 	// nobody may resign: Gote would, and the capped game is drawn, so every
 	// check is a false positive
 	cfg := testConfig(t, rules.Sho)
+	noQuiescence(&cfg) // the values are the biased evaluator's
 	cfg.Rules.MaxPlies = 30
 	cfg.NoResignFraction = 1
 	cfg.ResignConsecutive = 2
@@ -273,6 +275,7 @@ func TestResignationBookkeeping(t *testing.T) {
 	t.Logf("false-positive rate %.2f", st.ResignFalsePositiveRate())
 	// resigning allowed: Gote resigns
 	cfg = testConfig(t, rules.Sho)
+	noQuiescence(&cfg)
 	cfg.NoResignFraction = 0
 	cfg.ResignConsecutive = 2
 	r, _ = New(cfg, senteWins{}, "biased")
