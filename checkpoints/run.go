@@ -66,6 +66,9 @@ func (r Run) Log(name string) string { return r.path(LogsDir, name) }
 // Anchor is the pinned copy of anchor checkpoint name ("first", "previous").
 func (r Run) Anchor(name string) string { return r.path(AnchorsDir, name+Ext) }
 
+// Anchors is the directory of the pinned checkpoints.
+func (r Run) Anchors() string { return r.path(AnchorsDir) }
+
 // Best is best.json, and BestCheckpoint its checkpoint's copy.
 func (r Run) Best() string { return r.path(BestFile) }
 

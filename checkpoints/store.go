@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"chuzero/encode"
 )
 
 // Store is the checkpoint directory of a run: files named
@@ -97,6 +99,47 @@ func (s *Store) Latest() (Entry, error) {
 		return Entry{}, ErrNone
 	}
 	return l[len(l)-1], nil
+}
+
+// DamagedExt is added to the name of a checkpoint found damaged, which
+// moves it out of List's sight and keeps it for inspection.
+const DamagedExt = ".damaged"
+
+// Damaged is a checkpoint that did not read, and why.
+type Damaged struct {
+	Entry
+	Err error
+}
+
+// LatestSound returns the newest checkpoint that reads in full (every
+// checksum), read, and the newer ones that did not (the caller warns and
+// moves them aside with Quarantine). ErrNone when the store is empty; the
+// oldest one's read error when no checkpoint reads.
+func (s *Store) LatestSound() (Entry, *Checkpoint, []Damaged, error) {
+	l, err := s.List()
+	if err != nil {
+		return Entry{}, nil, nil, err
+	}
+	if len(l) == 0 {
+		return Entry{}, nil, nil, ErrNone
+	}
+	var damaged []Damaged
+	for i := len(l) - 1; i >= 0; i-- {
+		c, err := ReadFile(l[i].Path)
+		if err == nil {
+			return l[i], c, damaged, nil
+		}
+		damaged = append(damaged, Damaged{l[i], err})
+	}
+	return Entry{}, nil, damaged, damaged[len(damaged)-1].Err
+}
+
+// Quarantine renames a damaged checkpoint to its name plus DamagedExt.
+func (s *Store) Quarantine(e Entry) error {
+	if err := os.Rename(e.Path, e.Path+DamagedExt); err != nil {
+		return fmt.Errorf("checkpoints: %w", err)
+	}
+	return encode.SyncDir(s.Dir)
 }
 
 // Find resolves a checkpoint reference: "latest", a name

@@ -236,6 +236,9 @@ func (s *Sample) Validate(spec *Spec) error {
 	if _, _, err := s.Position(nil); err != nil {
 		return err
 	}
+	if s.Outcome > Loss {
+		return fmt.Errorf("encode: outcome %d", s.Outcome)
+	}
 	if err := checkUnit("root value", s.RootValue); err != nil {
 		return err
 	}
@@ -259,11 +262,22 @@ func checkUnit(what string, v float32) error {
 	return nil
 }
 
+// checkPolicy reports a policy entry off the policy or with a probability
+// outside [0, 1], and a non-empty policy whose probabilities do not sum to
+// about 1 (the training loss uses them as they are).
 func checkPolicy(spec *Spec, what string, p []PolicyEntry) error {
+	var sum float64
 	for _, e := range p {
-		if int(e.Index) >= spec.PolicySize || !(e.Prob >= 0) || math.IsInf(float64(e.Prob), 0) {
+		if int(e.Index) >= spec.PolicySize || !(e.Prob >= 0 && e.Prob <= 1+policySlack) {
 			return fmt.Errorf("encode: %s entry %+v invalid", what, e)
 		}
+		sum += float64(e.Prob)
+	}
+	if len(p) > 0 && math.Abs(sum-1) > policySlack {
+		return fmt.Errorf("encode: %s probabilities sum to %v", what, sum)
 	}
 	return nil
 }
+
+// policySlack is the rounding a stored policy's probabilities may show.
+const policySlack = 1e-3

@@ -142,6 +142,12 @@ func LoadWeights(path string, v rules.VariantID) (*Weights, *checkpoints.Checkpo
 	if err != nil {
 		return nil, nil, err
 	}
+	return checkpointWeights(c, path, v)
+}
+
+// checkpointWeights returns the weights of checkpoint c, read from path,
+// checking that it belongs to variant v (0: any).
+func checkpointWeights(c *checkpoints.Checkpoint, path string, v rules.VariantID) (*Weights, *checkpoints.Checkpoint, error) {
 	if v != 0 && c.Meta.Variant != v.String() {
 		return nil, nil, fmt.Errorf("model: %s: %w: a %s network, not %s", path, checkpoints.ErrMismatch, c.Meta.Variant, v)
 	}

@@ -58,9 +58,36 @@ type Loop struct {
 	// OnCheckpoint is called after a checkpoint is written, from the loop's
 	// goroutine, between steps (the weights are stable during the call).
 	OnCheckpoint func(e checkpoints.Entry, w *Weights)
-	// OnCorrupt is called with the number of sample files newly found
-	// damaged (and skipped) by a refresh of the window, and their errors.
-	OnCorrupt func(files int, err error)
+	// OnRefresh is called after a refresh of the window that skipped
+	// damaged files or invalid samples, or pruned files, with the counts of
+	// that refresh (the loop logs the errors).
+	OnRefresh func(RefreshInfo)
+}
+
+// RefreshInfo counts what one refresh of the replay window skipped and
+// pruned.
+type RefreshInfo struct {
+	CorruptFiles   int   // damaged sample files, skipped whole
+	InvalidSamples int64 // samples that failed validation, skipped
+	PrunedFiles    int64 // sample files deleted as older than the window
+}
+
+// refresh loads new sample files into the window, logging what it skipped;
+// bad data never stops training.
+func (l *Loop) refresh() {
+	corrupt, invalid, pruned := len(l.replay.Corrupt()), l.replay.Invalid(), l.replay.Pruned()
+	_, err := l.replay.Refresh()
+	if err != nil {
+		l.log.Error("sample data skipped", "err", err)
+	}
+	d := RefreshInfo{CorruptFiles: len(l.replay.Corrupt()) - corrupt, InvalidSamples: l.replay.Invalid() - invalid,
+		PrunedFiles: l.replay.Pruned() - pruned}
+	if d.PrunedFiles > 0 {
+		l.log.Info("pruned sample files older than the replay window", "files", d.PrunedFiles, "pruned_total", l.replay.Pruned())
+	}
+	if d != (RefreshInfo{}) && l.OnRefresh != nil {
+		l.OnRefresh(d)
+	}
 }
 
 // NewLoop opens the training state of a run.
@@ -71,7 +98,16 @@ func NewLoop(cfg LoopConfig, store *checkpoints.Store, log *slog.Logger) (*Loop,
 	l := &Loop{cfg: cfg, store: store, log: log, now: time.Now}
 	var w *Weights
 	var ckpt *checkpoints.Checkpoint
-	latest, err := store.Latest()
+	latest, c, damaged, err := store.LatestSound()
+	for _, d := range damaged { // never the only copy: a sound older one is there
+		if err == nil {
+			log.Warn("the newest checkpoint is damaged: resuming from the previous one, the damaged file moved aside",
+				"damaged", d.Name, "resume", latest.Name, "err", d.Err)
+			if qerr := store.Quarantine(d.Entry); qerr != nil {
+				return nil, qerr
+			}
+		}
+	}
 	switch {
 	case errors.Is(err, checkpoints.ErrNone):
 		spec, err := encode.NewSpec(cfg.Rules.Variant, cfg.Encode)
@@ -84,7 +120,7 @@ func NewLoop(cfg LoopConfig, store *checkpoints.Store, log *slog.Logger) (*Loop,
 	case err != nil:
 		return nil, err
 	default:
-		if w, ckpt, err = LoadWeights(latest.Path, cfg.Rules.Variant); err != nil {
+		if w, ckpt, err = checkpointWeights(c, latest.Path, cfg.Rules.Variant); err != nil {
 			return nil, err
 		}
 		if ckpt.Meta.Rules != "" && ckpt.Meta.Rules != cfg.Rules.String() {
@@ -180,13 +216,7 @@ func (l *Loop) run(ctx context.Context, maxSteps int64) error {
 			return err
 		}
 		if time.Since(lastRefresh) >= l.cfg.Poll.D() {
-			known := len(l.replay.Corrupt())
-			if _, err := l.replay.Refresh(); err != nil {
-				l.log.Error("damaged sample files skipped", "err", err)
-				if n := len(l.replay.Corrupt()) - known; n > 0 && l.OnCorrupt != nil {
-					l.OnCorrupt(n, err)
-				}
-			}
+			l.refresh()
 			lastRefresh = time.Now()
 		}
 		if !l.ready() {

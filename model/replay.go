@@ -5,9 +5,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
-	"sort"
 
 	"chuzero/encode"
 	"chuzero/rules"
@@ -32,25 +29,34 @@ type ReplayConfig struct {
 	// the held-out loss that shows overfitting.
 	HoldOut    float64 `json:"hold_out"`
 	HoldOutMax int     `json:"hold_out_max"`
+	// Sample files whose samples all lie older than the window and
+	// PruneMargin of it more (and than the held-out set) are deleted
+	// (their counts kept in the samples directory's pruned.json), unless
+	// KeepFiles is set.
+	PruneMargin float64 `json:"prune_margin"`
+	KeepFiles   bool    `json:"keep_sample_files"`
 }
 
 // DefaultReplayConfig returns a window from 20000 to 500000 samples,
 // exponent 0.75, beta 0.4, no mirroring, 5% of games held out (the
-// newest 4096 of their samples).
+// newest 4096 of their samples), and the sample files older than 1.5
+// windows pruned.
 func DefaultReplayConfig() ReplayConfig {
 	return ReplayConfig{WindowMin: 20000, WindowMax: 500000, WindowExponent: 0.75, WindowBeta: 0.4,
-		HoldOut: 0.05, HoldOutMax: 4096}
+		HoldOut: 0.05, HoldOutMax: 4096, PruneMargin: 0.5}
 }
 
 // Validate reports a problem with c.
 func (c ReplayConfig) Validate() error {
 	switch {
-	case c.WindowMin < 1 || c.WindowMax < c.WindowMin || c.WindowExponent <= 0 || c.WindowBeta < 0:
+	case c.WindowMin < 1 || c.WindowMax < c.WindowMin || c.WindowExponent <= 0 || c.WindowBeta < 0 || c.WindowBeta > 1:
 		return fmt.Errorf("model: bad replay window %+v", c)
 	case c.MirrorFraction < 0 || c.MirrorFraction > 1 || c.HoldOut < 0 || c.HoldOut >= 1:
 		return fmt.Errorf("model: mirror fraction %v and hold-out %v must be in [0, 1)", c.MirrorFraction, c.HoldOut)
 	case c.HoldOut > 0 && c.HoldOutMax < 1:
 		return errors.New("model: HoldOutMax must be positive")
+	case !(c.PruneMargin >= 0):
+		return fmt.Errorf("model: prune margin %v must be at least 0", c.PruneMargin)
 	}
 	return nil
 }
@@ -69,13 +75,17 @@ type Replay struct {
 	cfg     ReplayConfig
 	spec    *encode.Spec
 	dir     string
-	loaded  map[string]bool
-	samples []encode.Sample // the newest samples, at most WindowMax
-	held    []encode.Sample // the newest held-out samples, at most HoldOutMax
-	total   int64           // training samples ever loaded
-	games   int64           // training games ever loaded
+	files   map[string]fileStat // the loaded files
+	samples []encode.Sample     // the newest training samples, at most the window
+	held    []encode.Sample     // the newest held-out samples, at most HoldOutMax
+	total   int64               // training samples ever loaded (pruned files included)
+	games   int64               // training games ever loaded
+	heldN   int64               // held-out samples ever loaded
 	corrupt map[string]error
-	valueQ  float64 // weight of the search value in the value target (SetValueMix)
+	invalid int64        // samples that failed validation, skipped
+	badDraw int64        // samples that failed to encode when drawn, skipped
+	ledger  *pruneLedger // what pruning removed; nil until the first Refresh
+	valueQ  float64      // weight of the search value in the value target (SetValueMix)
 }
 
 // NewReplay returns an empty window over the sample files in dir.
@@ -83,66 +93,7 @@ func NewReplay(dir string, spec *encode.Spec, cfg ReplayConfig) (*Replay, error)
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	return &Replay{cfg: cfg, spec: spec, dir: dir, loaded: map[string]bool{}, corrupt: map[string]error{}}, nil
-}
-
-// Refresh loads new sample files. A damaged file is reported (in the
-// returned error and Corrupt) and skipped; the rest still load.
-func (r *Replay) Refresh() (added int, err error) {
-	names, err := filepath.Glob(filepath.Join(r.dir, "*"+encode.SampleFileExt))
-	if err != nil {
-		return 0, err
-	}
-	sort.Strings(names)
-	var errs []error
-	for _, name := range names {
-		if r.loaded[name] || r.corrupt[name] != nil {
-			continue
-		}
-		s, err := encode.ReadSampleFile(name)
-		if err != nil {
-			if errors.Is(err, os.ErrNotExist) {
-				continue // removed meanwhile
-			}
-			r.corrupt[name] = err
-			errs = append(errs, err)
-			continue
-		}
-		if len(s) > 0 && s[0].Config.Variant != r.spec.Variant {
-			err := fmt.Errorf("model: %s holds %s samples, this run trains %s", name, s[0].Config.Variant, r.spec.Variant)
-			r.corrupt[name] = err
-			errs = append(errs, err)
-			continue
-		}
-		r.loaded[name] = true
-		added += r.add(s)
-	}
-	if over := len(r.samples) - r.cfg.WindowMax; over > 0 {
-		r.samples = append(r.samples[:0], r.samples[over:]...)
-	}
-	if over := len(r.held) - r.cfg.HoldOutMax; over > 0 {
-		r.held = append(r.held[:0], r.held[over:]...)
-	}
-	return added, errors.Join(errs...)
-}
-
-// add files the samples of one file into the window or the held-out set
-// and returns how many went to training.
-func (r *Replay) add(s []encode.Sample) int {
-	n := 0
-	for i := range s {
-		if r.cfg.heldOut(s[i].GameID) {
-			r.held = append(r.held, s[i])
-			continue
-		}
-		if i == 0 || s[i].GameID != s[i-1].GameID {
-			r.games++
-		}
-		r.samples = append(r.samples, s[i])
-		n++
-	}
-	r.total += int64(n)
-	return n
+	return &Replay{cfg: cfg, spec: spec, dir: dir, files: map[string]fileStat{}, corrupt: map[string]error{}}, nil
 }
 
 // Total returns the number of training samples loaded so far (the run's
@@ -159,22 +110,34 @@ func (r *Replay) HeldOut() int { return len(r.held) }
 // target: (1-q)*result + q*root value, each as a win/draw/loss triple.
 func (r *Replay) SetValueMix(q float64) { r.valueQ = max(0, min(1, q)) }
 
-// Files returns how many sample files are loaded.
-func (r *Replay) Files() int { return len(r.loaded) }
+// Files returns how many sample files are loaded (and not pruned since).
+func (r *Replay) Files() int { return len(r.files) }
+
+// Invalid returns how many samples were skipped so far: those that failed
+// validation as their file loaded, and those that failed to encode when a
+// batch drew them.
+func (r *Replay) Invalid() int64 { return r.invalid + r.badDraw }
 
 // Corrupt returns the damaged files and why.
 func (r *Replay) Corrupt() map[string]error { return r.corrupt }
 
 // Window returns the current window size.
 func (r *Replay) Window() int {
-	n := float64(r.total)
-	c := float64(r.cfg.WindowMin)
+	return int(min(r.cfg.windowAt(r.total), int64(len(r.samples))))
+}
+
+// windowAt returns the window W(n) for n training samples. It never
+// shrinks as n grows, and grows by less than one sample per sample, so the
+// samples older than today's window are never in a later one.
+func (c ReplayConfig) windowAt(total int64) int64 {
+	n := float64(total)
+	m := float64(c.WindowMin)
 	w := n
-	if n > c {
-		a := r.cfg.WindowExponent
-		w = c * (1 + r.cfg.WindowBeta*(math.Pow(n/c, a)-1)/a)
+	if n > m {
+		a := c.WindowExponent
+		w = m * (1 + c.WindowBeta*(math.Pow(n/m, a)-1)/a)
 	}
-	return int(min(w, float64(r.cfg.WindowMax), float64(len(r.samples))))
+	return int64(min(w, float64(c.WindowMax)))
 }
 
 // FillBatch fills b with n samples drawn uniformly from the window, a

@@ -19,17 +19,23 @@ func (r *Replay) fill(rng *rand.Rand, b *Batch, n int, src []encode.Sample, mirr
 	b.Legal, b.Policy, b.WDL = resizeRows(b.Legal, n), resizeRows(b.Policy, n), resizeFixed(b.WDL, n)
 	b.ReplyLegal, b.ReplyPolicy = resizeRows(b.ReplyLegal, n), resizeRows(b.ReplyPolicy, n)
 	b.HasAux, b.Material, b.ShortValue = resizeFixed(b.HasAux, n), resizeFixed(b.Material, n), resizeFixed(b.ShortValue, n)
-	for i := 0; i < n; i++ {
+	for i, fails := 0, 0; i < n; {
 		s := &src[rng.IntN(len(src))]
 		mir := mirror > 0 && rng.Float64() < mirror
-		if err := r.spec.EncodeSample(s, b.Planes[i*ps:(i+1)*ps], mir); err != nil {
-			return fmt.Errorf("model: sample of game %x ply %d: %w", s.GameID, s.Ply, err)
+		err := r.spec.EncodeSample(s, b.Planes[i*ps:(i+1)*ps], mir)
+		if err == nil {
+			b.WDL[i] = r.valueTarget(s)
+			b.Legal[i], b.Policy[i] = r.sparse(s.Policy, b.Legal[i], b.Policy[i], mir, s.FullSearch)
+			err = r.fillAux(b, i, s, mir)
 		}
-		b.WDL[i] = r.valueTarget(s)
-		b.Legal[i], b.Policy[i] = r.sparse(s.Policy, b.Legal[i], b.Policy[i], mir, s.FullSearch)
-		if err := r.fillAux(b, i, s, mir); err != nil {
-			return fmt.Errorf("model: sample of game %x ply %d: %w", s.GameID, s.Ply, err)
+		if err != nil { // validated at load, so a bug's, not the data's: skip it, counted
+			r.badDraw++
+			if fails++; fails > 4*n+64 {
+				return fmt.Errorf("model: %d samples drawn failed to encode, the last of game %x ply %d: %w", fails, s.GameID, s.Ply, err)
+			}
+			continue
 		}
+		i++
 	}
 	return nil
 }

@@ -41,6 +41,8 @@ type Metrics struct {
 	ckptLast       prometheus.Gauge
 	ckptStep       prometheus.Gauge
 	corruptFiles   prometheus.Counter
+	invalidSamples prometheus.Counter
+	prunedFiles    prometheus.Counter
 	evaluatorSteps prometheus.Gauge
 	evalElo        *prometheus.GaugeVec
 	evalEloLow     *prometheus.GaugeVec

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"math/rand/v2"
 	"net/http"
 	"os"
@@ -217,6 +218,7 @@ func TestMetricsScrape(t *testing.T) {
 	if err := os.WriteFile(damaged, []byte("not a sample file"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	writeHostileSamples(t, filepath.Join(dir, checkpoints.SamplesDir, "hostile"+encode.SampleFileExt))
 	re := regexp.MustCompile(`metrics: (http://\S+)`)
 	var url, body string
 	args := []string{"train", "-run", dir, "-config", cfg, "-metrics-addr", "127.0.0.1:0", "-quiet"}
@@ -250,6 +252,9 @@ func TestMetricsScrape(t *testing.T) {
 	if n := metricValue(body, "chuzero_replay_corrupt_files_total"); n != 1 {
 		t.Errorf("chuzero_replay_corrupt_files_total = %v with one damaged file", n)
 	}
+	if n := metricValue(body, "chuzero_replay_invalid_samples_total"); n != hostileSamples {
+		t.Errorf("chuzero_replay_invalid_samples_total = %v with %d invalid samples", n, hostileSamples)
+	}
 	parser := expfmt.NewTextParser(model.UTF8Validation)
 	families, err := parser.TextToMetricFamilies(strings.NewReader(body))
 	if err != nil {
@@ -274,6 +279,38 @@ func TestMetricsScrape(t *testing.T) {
 		}
 	} else {
 		t.Log("promtool not installed (Debian package prometheus): skipping promtool check metrics")
+	}
+}
+
+// hostileSamples is how many invalid samples writeHostileSamples writes.
+const hostileSamples = 5
+
+// writeHostileSamples writes a sound Sho sample file of samples that fail
+// validation in every way a hostile or buggy writer could manage, and one
+// good sample.
+func writeHostileSamples(t *testing.T, path string) {
+	t.Helper()
+	g := rules.NewGame(rules.MustNew(rules.DefaultConfig(rules.Sho)).StartPosition())
+	good := encode.NewSample(g, 77)
+	bad := make([]encode.Sample, hostileSamples)
+	for i := range bad {
+		bad[i] = good
+		bad[i].GameID = uint64(1000 + i)
+	}
+	bad[0].SFEN = "not a position"
+	bad[1].RootValue = float32(math.NaN())
+	bad[2].EndValue = float32(math.Inf(-1))
+	bad[3].Policy = []encode.PolicyEntry{{Index: 1 << 30, Prob: 1}}
+	bad[4].Policy = []encode.PolicyEntry{{Index: 0, Prob: 1e30}}
+	w, err := encode.CreateSampleFile(path, rules.Sho)
+	if err == nil {
+		err = w.WriteChunk(append(bad, good))
+	}
+	if err == nil {
+		err = w.Close()
+	}
+	if err != nil {
+		t.Fatal(err)
 	}
 }
 
@@ -305,8 +342,10 @@ func get(t *testing.T, url string) string {
 	return string(b)
 }
 
-// TestCorruptCheckpoint: a damaged newest checkpoint stops the run with an
-// error that names the file, never a panic or a silent partial load.
+// TestCorruptCheckpoint: a damaged newest checkpoint is moved aside with a
+// warning and the run resumes from the previous one; when no checkpoint
+// reads, the run stops with an error that names the file, never a panic
+// or a silent partial load.
 func TestCorruptCheckpoint(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "run")
 	cfg := writeQuickConfig(t)
@@ -314,16 +353,29 @@ func TestCorruptCheckpoint(t *testing.T) {
 		t.Fatalf("exit %d\n%s\n%s", code, out, errs)
 	}
 	store := &checkpoints.Store{Dir: filepath.Join(dir, "checkpoints")}
-	e, err := store.Latest()
+	e, err := store.Latest() // step 1; step 0 stays sound
 	if err != nil {
 		t.Fatal(err)
 	}
 	data, _ := os.ReadFile(e.Path)
 	data[len(data)/3] ^= 0xff
 	os.WriteFile(e.Path, data, 0o644)
-	code, _, errs := runCmd("train", "-run", dir, "-duration", "2s", "-metrics-addr", "off", "-quiet")
-	if code == 0 || !strings.Contains(errs, e.Path) || !strings.Contains(errs, "SHA-256") {
-		t.Errorf("a corrupted checkpoint: exit %d, stderr %q", code, errs)
+	code, _, errs := runCmd("train", "-run", dir, "-max-steps", "1", "-metrics-addr", "off", "-quiet")
+	if code != 0 || !strings.Contains(errs, "the newest checkpoint is damaged") || !strings.Contains(errs, e.Name) {
+		t.Errorf("a damaged newest checkpoint: exit %d, stderr %q", code, errs)
+	}
+	if _, err := os.Stat(e.Path + checkpoints.DamagedExt); err != nil {
+		t.Errorf("the damaged checkpoint was not moved aside: %v", err)
+	}
+	list, _ := store.List()
+	for _, e := range list { // every checkpoint damaged: nothing to resume from
+		data, _ := os.ReadFile(e.Path)
+		data[len(data)/3] ^= 0xff
+		os.WriteFile(e.Path, data, 0o644)
+	}
+	code, _, errs = runCmd("train", "-run", dir, "-duration", "2s", "-metrics-addr", "off", "-quiet")
+	if code == 0 || !strings.Contains(errs, "SHA-256") {
+		t.Errorf("no sound checkpoint: exit %d, stderr %q", code, errs)
 	}
 }
 

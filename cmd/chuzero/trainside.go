@@ -61,7 +61,11 @@ func newTrainSide(cfg RunConfig, dir string, m *Metrics, log *slog.Logger) (*tra
 			t.afterCheckpoint(e, w)
 		}
 	}
-	loop.OnCorrupt = func(files int, _ error) { m.corruptFiles.Add(float64(files)) } // the loop logs the errors
+	loop.OnRefresh = func(d model.RefreshInfo) { // the loop logs the errors
+		m.corruptFiles.Add(float64(d.CorruptFiles))
+		m.invalidSamples.Add(float64(d.InvalidSamples))
+		m.prunedFiles.Add(float64(d.PrunedFiles))
+	}
 	loop.OnStep = func(i model.StepInfo) {
 		m.step(i)
 		trainLog.step(i, log)

@@ -9,8 +9,6 @@ import (
 	"strings"
 
 	"chuzero/checkpoints"
-	"chuzero/encode"
-	"chuzero/selfplay"
 )
 
 func init() {
@@ -19,16 +17,25 @@ func init() {
 
 // verifyReport is what "chuzero verify" finds in a run directory.
 type verifyReport struct {
-	Checkpoints  int      `json:"checkpoints"`
-	FirstStep    int64    `json:"first_step"`
-	LastStep     int64    `json:"last_step"`
-	SampleFiles  int      `json:"sample_files"`
-	Samples      int      `json:"samples"`
-	RecordFiles  int      `json:"record_files"`
-	Games        int      `json:"games"`
-	DuplicateIDs int      `json:"duplicate_ids"` // game ids recorded more than once
-	Unpaired     int      `json:"unpaired"`      // a sample file without its record file, or the reverse
-	Problems     []string `json:"problems"`      // damaged or unloadable files, duplicates
+	Checkpoints  int   `json:"checkpoints"`
+	FirstStep    int64 `json:"first_step"`
+	LastStep     int64 `json:"last_step"`
+	SampleFiles  int   `json:"sample_files"`
+	Samples      int   `json:"samples"`
+	RecordFiles  int   `json:"record_files"`
+	Games        int   `json:"games"`
+	DuplicateIDs int   `json:"duplicate_ids"` // game ids recorded more than once
+	Unpaired     int   `json:"unpaired"`      // a sample file without its record file, or the reverse
+	// InvalidSamples failed validation (training skips them); PrunedFiles
+	// are the sample files the replay window deleted (samples/pruned.json).
+	InvalidSamples int   `json:"invalid_samples"`
+	PrunedFiles    int64 `json:"pruned_sample_files"`
+	Anchors        int   `json:"anchors"` // anchors/*.ckpt that read
+	// Best is the best checkpoint's name (best.json), "" when none.
+	Best     string   `json:"best"`
+	Problems []string `json:"problems"` // damaged or unloadable files, duplicates
+
+	prunedThrough string // the newest pruned sample file's base name
 }
 
 // runVerify implements "chuzero verify -run DIR".
@@ -54,6 +61,11 @@ func runVerify(args []string, stdout, stderr io.Writer) int {
 	} else {
 		fmt.Fprintf(stdout, "%d checkpoints (steps %d..%d), %d sample files with %d samples, %d games in %d record files, %d duplicate game ids, %d unpaired files\n",
 			r.Checkpoints, r.FirstStep, r.LastStep, r.SampleFiles, r.Samples, r.Games, r.RecordFiles, r.DuplicateIDs, r.Unpaired)
+		best := r.Best
+		if best == "" {
+			best = "none"
+		}
+		fmt.Fprintf(stdout, "%d invalid samples, %d sample files pruned, %d anchors, best checkpoint %s\n", r.InvalidSamples, r.PrunedFiles, r.Anchors, best)
 		for _, p := range r.Problems {
 			fmt.Fprintln(stdout, "problem:", p)
 		}
@@ -62,53 +74,6 @@ func runVerify(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
-}
-
-// verifyRun reads every checkpoint, sample file and record file of run.
-func verifyRun(run checkpoints.Run) verifyReport {
-	r := verifyReport{FirstStep: -1, LastStep: -1}
-	if store, err := checkpoints.Open(run.Checkpoints()); err == nil {
-		list, _ := store.List()
-		for _, e := range list {
-			if _, err := checkpoints.ReadFile(e.Path); err != nil {
-				r.Problems = append(r.Problems, err.Error())
-				continue
-			}
-			if r.Checkpoints == 0 {
-				r.FirstStep = e.Step
-			}
-			r.Checkpoints++
-			r.LastStep = e.Step
-		}
-	}
-	samples := visibleFiles(run.Samples(), encode.SampleFileExt)
-	for _, f := range samples {
-		s, err := encode.ReadSampleFile(f)
-		if err != nil {
-			r.Problems = append(r.Problems, err.Error())
-		}
-		r.SampleFiles++
-		r.Samples += len(s)
-	}
-	records := visibleFiles(run.Games(), ".jsonl")
-	seen := map[string]bool{}
-	for _, f := range records {
-		recs, err := selfplay.ReadRecords(f)
-		if err != nil {
-			r.Problems = append(r.Problems, fmt.Sprintf("%s: %v", f, err))
-		}
-		r.RecordFiles++
-		for _, rec := range recs {
-			if seen[rec.ID] {
-				r.DuplicateIDs++
-				r.Problems = append(r.Problems, fmt.Sprintf("%s: game %s recorded twice", f, rec.ID))
-			}
-			seen[rec.ID] = true
-			r.Games++
-		}
-	}
-	r.Unpaired = unpaired(samples, encode.SampleFileExt, records, ".jsonl")
-	return r
 }
 
 // visibleFiles lists dir's files ending in ext, leaving out the hidden

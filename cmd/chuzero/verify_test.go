@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -32,7 +33,39 @@ func TestVerify(t *testing.T) {
 	if code != 1 || !strings.Contains(out, "1 duplicate game ids, 1 unpaired files") || !strings.Contains(out, "problem: encode:") {
 		t.Errorf("verify of a damaged run: exit %d, %q", code, out)
 	}
+	// damaged pins are problems too, and verify changes nothing in the run
+	os.MkdirAll(run.Anchors(), 0o755)
+	os.WriteFile(run.Anchor("first"), []byte("not a checkpoint"), 0o644)
+	os.WriteFile(run.Best(), []byte(`{"name":"step-000000007","step":7}`), 0o644)
+	before := snapshot(t, dir)
+	code, out, _ = runCmd("verify", "-run", dir)
+	if code != 1 || !strings.Contains(out, "0 anchors, best checkpoint none") || !strings.Contains(out, "anchors/first.ckpt") ||
+		!strings.Contains(out, "best.json names step-000000007") {
+		t.Errorf("verify of damaged pins: exit %d, %q", code, out)
+	}
+	if after := snapshot(t, dir); after != before {
+		t.Errorf("verify changed the run:\n%s\n%s", before, after)
+	}
 	if code, _, errs := runCmd("verify", "-run", filepath.Join(dir, "nothing")); code != 1 || errs == "" {
 		t.Errorf("a missing run: exit %d, %q", code, errs)
 	}
+}
+
+// snapshot lists every file and directory under dir with its size and
+// modification time.
+func snapshot(t *testing.T, dir string) string {
+	t.Helper()
+	var b strings.Builder
+	filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(&b, "%s %d %d\n", p, info.Size(), info.ModTime().UnixNano())
+		return nil
+	})
+	return b.String()
 }

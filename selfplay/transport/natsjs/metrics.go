@@ -43,7 +43,7 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		writeErrors:       c("write_errors_total", "Batches that could not be written into the run directory (trainer)."),
 		reconnects:        c("reconnects_total", "Reconnections to the NATS server."),
 		rejected: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "chuzero_transport_rejected_messages_total",
-			Help: "Messages or batches rejected (trainer), by reason: headers, size, hash, samples, variant, records, incomplete."}, []string{"reason"}),
+			Help: "Messages or batches rejected (trainer), by reason: headers, size, hash, samples (a damaged sample file), invalid_sample (a sample that fails validation: its position, values or policy), variant, records, conflict, incomplete."}, []string{"reason"}),
 		pending:        g("pending_messages", "Messages in the stream not yet delivered to the trainer (stream lag)."),
 		ackPending:     g("ack_pending_messages", "Messages delivered to the trainer and not yet acknowledged."),
 		redeliveredNow: g("redelivering_messages", "Messages the server is delivering again (unacknowledged in time)."),

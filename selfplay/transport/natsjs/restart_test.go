@@ -1,8 +1,10 @@
 package natsjs
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"net"
 	"os"
@@ -211,6 +213,8 @@ func TestBadInputRejected(t *testing.T) {
 	pub(c.messages(transport.Batch{Name: "chu-g1", Samples: other, Records: []byte("{}\n"), Games: 1}, "evil")...)
 	// records that disagree with the count
 	pub(c.messages(transport.Batch{Name: "count-g1", Samples: good[1].Samples, Records: good[1].Records, Games: 7}, "evil")...)
+	// a sound sample file, one of whose samples is hostile
+	pub(c.messages(transport.Batch{Name: "hostile-g1", Samples: hostile(t, good[1].Samples), Records: good[1].Records, Games: good[1].Games}, "evil")...)
 	// a name that climbs out of the directory
 	esc := c.messages(good[1], "evil")
 	for _, msg := range esc {
@@ -222,9 +226,9 @@ func TestBadInputRejected(t *testing.T) {
 	publishAll(t, w, good)
 	stop := receive(tr)
 	haveBatches(t, tdir, 2)
-	waitFor(t, "the rejections", func() bool { return testutil.CollectAndCount(m.rejected) >= 5 })
+	waitFor(t, "the rejections", func() bool { return testutil.CollectAndCount(m.rejected) >= 6 })
 	stop()
-	for _, reason := range []string{"headers", "hash", "samples", "variant", "records"} {
+	for _, reason := range []string{"headers", "hash", "samples", "variant", "records", "invalid_sample"} {
 		if testutil.ToFloat64(m.rejected.WithLabelValues(reason)) == 0 {
 			t.Errorf("no rejection counted for %s", reason)
 		}
@@ -236,6 +240,32 @@ func TestBadInputRejected(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(tdir, "..", "..", "escape.jsonl")); err == nil {
 		t.Error("a batch was written outside the run directory")
 	}
+}
+
+// hostile returns a sample file with the samples of file, the middle one's
+// position replaced by garbage: every checksum right, one sample invalid.
+func hostile(t *testing.T, file []byte) []byte {
+	t.Helper()
+	sr, err := encode.NewSampleReader(bytes.NewReader(file), "good")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var all []encode.Sample
+	for {
+		var s encode.Sample
+		if err := sr.Next(&s); err == io.EOF {
+			break
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		all = append(all, s)
+	}
+	all[len(all)/2].SFEN = "9/9/9 x 1"
+	out, err := encode.EncodeSampleFile(sr.Variant, [][]encode.Sample{all})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
 }
 
 // TestNetworkReachesWorkers: a checkpoint the trainer publishes lands in

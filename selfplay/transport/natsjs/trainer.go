@@ -30,6 +30,7 @@ type Trainer struct {
 	*client
 	run     transport.Dir
 	variant rules.VariantID
+	spec    *encode.Spec // validates the samples that come in
 	kv      jetstream.KeyValue
 	obs     jetstream.ObjectStore
 	cons    jetstream.Consumer
@@ -57,11 +58,15 @@ type assembly struct {
 // are of variant v, and creates (or updates to cfg) the run's stream,
 // bucket, object store and consumer.
 func NewTrainer(ctx context.Context, cfg Config, dir string, v rules.VariantID, m *Metrics, log *slog.Logger) (*Trainer, error) {
+	spec, err := encode.NewSpec(v, encode.Options{})
+	if err != nil {
+		return nil, err
+	}
 	c, err := dial(cfg, "chuzero trainer "+cfg.Run, m, log)
 	if err != nil {
 		return nil, err
 	}
-	t := &Trainer{client: c, variant: v, assembling: map[string]*assembly{}, AssembleTimeout: 10 * time.Minute,
+	t := &Trainer{client: c, variant: v, spec: spec, assembling: map[string]*assembly{}, AssembleTimeout: 10 * time.Minute,
 		resignPublish: math.NaN()}
 	if t.run, err = transport.NewDir(dir); err == nil {
 		err = t.setup(ctx)
@@ -241,6 +246,9 @@ func (t *Trainer) check(b transport.Batch, hash string) (recs []selfplay.Record,
 			break
 		} else if err != nil {
 			return nil, "samples", err
+		}
+		if err := s.Validate(t.spec); err != nil { // the batch goes as one: its samples and records pair
+			return nil, "invalid_sample", fmt.Errorf("game %x ply %d: %w", s.GameID, s.Ply, err)
 		}
 	}
 	recs, err = selfplay.DecodeRecords(bytes.NewReader(b.Records), b.Name)
