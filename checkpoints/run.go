@@ -30,6 +30,7 @@ const (
 	CheckpointsDir = "checkpoints"
 	LogsDir        = "logs"
 	AnchorsDir     = "anchors"
+	NatsKeysDir    = "nats-keys"
 	BestFile       = "best.json"
 	BestCheckpoint = "best.ckpt"
 	EvalDir        = "eval"
@@ -92,6 +93,10 @@ func (r Run) Report() string { return r.path(ReportDir) }
 
 // Nats is the JetStream storage directory of an embedded NATS server.
 func (r Run) Nats() string { return r.path(NatsDir) }
+
+// NatsKeys is the directory of the embedded NATS server's NKEY seeds
+// (mode 0700, the seeds 0600): trainer.nk and worker.nk.
+func (r Run) NatsKeys() string { return r.path(NatsKeysDir) }
 
 // Outbox is a NATS self-play worker's directory of batches not yet
 // acknowledged by the stream, laid out as a run directory.

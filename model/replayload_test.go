@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
 
 	"chuzero/encode"
@@ -245,4 +246,49 @@ func TestPruneLedgerCrash(t *testing.T) {
 	if _, err := r.Refresh(); err == nil || r.Total() != 24 {
 		t.Errorf("a damaged ledger: %v, %d samples (want an error and the 24 present)", err, r.Total())
 	}
+}
+
+// A restart over ten windows of samples holds about what a restart over
+// one window holds: the replay window, whatever the run's age.
+func TestReplayRestartMemory(t *testing.T) {
+	cfg := smallWindow()
+	cfg.WindowMin, cfg.WindowMax, cfg.HoldOut, cfg.KeepFiles = 2000, 2000, 0, true
+	base := gameSamples(t, 11, 40)
+	fill := func(files int) string {
+		dir := t.TempDir()
+		for i := range files {
+			chunk := make([]encode.Sample, 0, 200)
+			for len(chunk) < 200 {
+				for _, s := range base {
+					s.GameID = uint64(i*1000 + len(chunk)/len(base))
+					chunk = append(chunk, s)
+				}
+			}
+			writeNamed(t, dir, fmt.Sprintf("f%05d", i), chunk[:200])
+		}
+		return dir
+	}
+	heap := func(dir string) (uint64, *Replay) {
+		runtime.GC()
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		r := openReplay(t, dir, cfg)
+		if _, err := r.Refresh(); err != nil {
+			t.Fatal(err)
+		}
+		runtime.GC()
+		runtime.ReadMemStats(&after)
+		return after.HeapAlloc - min(after.HeapAlloc, before.HeapAlloc), r
+	}
+	one, r1 := heap(fill(10))
+	ten, r10 := heap(fill(100))
+	if r10.Total() != 10*r1.Total() || r10.Window() != r1.Window() {
+		t.Fatalf("totals %d and %d, windows %d and %d", r1.Total(), r10.Total(), r1.Window(), r10.Window())
+	}
+	t.Logf("heap after loading one window: %d KiB, ten windows: %d KiB", one>>10, ten>>10)
+	if ten > one*3/2+1<<20 {
+		t.Errorf("ten windows of samples take %d KiB at restart, one window %d KiB", ten>>10, one>>10)
+	}
+	runtime.KeepAlive(r1)
+	runtime.KeepAlive(r10)
 }

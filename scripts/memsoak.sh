@@ -24,11 +24,11 @@ cfg=${CONFIG:-$tmp/soak.yaml}
 [[ -n ${CONFIG:-} ]] || printf 'train: {checkpoint_every: 20}\neval: {interval: 0s}\n' >"$cfg"
 profiles=${PROFILES:-memsoak-profiles}
 mkdir -p "$profiles"
-"$tmp/chuzero" train -variant "$variant" -run "$tmp/run" -duration "$duration" -config "$cfg" -metrics-addr 127.0.0.1:0 -quiet >"$tmp/out" 2>&1 &
+"$tmp/chuzero" train -variant "$variant" -run "$tmp/run" -duration "$duration" -config "$cfg" -metrics-addr 127.0.0.1:0 -pprof-addr 127.0.0.1:0 -quiet >"$tmp/out" 2>&1 &
 pid=$!
-url=
+url= purl=
 metric() { curl -fsS "$url/metrics" 2>/dev/null | awk -v m="$1" '$1 == m {print int($2 / 1048576)}'; }
-heap() { curl -fsS -o "$profiles/$1.pb.gz" "$url/debug/pprof/heap?gc=1" 2>/dev/null || true; }
+heap() { curl -fsS -o "$profiles/$1.pb.gz" "$purl/heap?gc=1" 2>/dev/null || true; }
 start=$(date +%s) base=0 peak=0 low=0 switched=-1 after=()
 while kill -0 "$pid" 2>/dev/null; do
 	sleep "$interval"
@@ -36,6 +36,7 @@ while kill -0 "$pid" 2>/dev/null; do
 	[[ -n $rss ]] || break
 	t=$(($(date +%s) - start))
 	[[ -n $url ]] || url=$(sed -n 's|.*metrics: \(http://[^ ]*\)/metrics.*|\1|p' "$tmp/out" | head -1)
+	[[ -n $purl ]] || purl=$(sed -n 's|^pprof: \(http://[^ ]*\)/$|\1|p' "$tmp/out" | head -1)
 	inuse=$(metric go_memstats_heap_inuse_bytes)
 	ckpts=$(ls "$tmp/run/checkpoints" 2>/dev/null | grep -c '\.ckpt$' || true)
 	echo "memsoak: ${t}s rss ${rss} MB, heap in use ${inuse:-?} MB, ${ckpts} checkpoints kept"

@@ -112,10 +112,19 @@ func (j *job) serve() error {
 	if err != nil {
 		return err
 	}
-	j.stopMetrics = stop
+	paddr, pstop, err := servePprof(j.rf.pprofAddr, j.log)
+	if err != nil {
+		stop()
+		return err
+	}
+	j.stopMetrics = func() { stop(); pstop() }
 	if addr != "" {
 		j.log.Info("metrics", "url", "http://"+addr+"/metrics", "web", "http://"+addr+"/")
 		fmt.Fprintf(j.stdout, "metrics: http://%s/metrics\nweb: http://%s/\n", addr, addr)
+	}
+	if paddr != "" {
+		j.log.Info("profiles", "url", "http://"+paddr+"/debug/pprof/")
+		fmt.Fprintf(j.stdout, "pprof: http://%s/debug/pprof/\n", paddr)
 	}
 	return nil
 }

@@ -13,11 +13,11 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
+	"chuzero/selfplay/transport/natsjs"
 	"chuzero/selfplay/web"
 )
 
-// serveMetrics serves /metrics, /healthz and Go's profiles (/debug/pprof/)
-// on addr, and the web UI ui (if not nil) at / beside them, until the
+// serveMetrics serves /metrics and /healthz on addr, and the web UI ui (if not nil) at / beside them, until the
 // returned stop is called (it shuts the server down and waits for it).
 // When the default address is taken, it falls back to any free loopback
 // port (several processes on one machine); an address given explicitly
@@ -43,31 +43,55 @@ func serveMetrics(addr string, explicit bool, reg *prometheus.Registry, health f
 		}
 		fmt.Fprintln(w, "ok")
 	})
+	if ui != nil {
+		mux.Handle("/", ui)
+	}
+	return ln.Addr().String(), serveHTTP(ln, mux, "metrics", log), nil
+}
+
+// servePprof serves Go's profiles (/debug/pprof/) on addr, which must be
+// loopback: the profiles show the command line (and any secret in it) and
+// let a client take CPU time. It returns the address ("" when off) and a
+// stop.
+func servePprof(addr string, log *slog.Logger) (string, func(), error) {
+	if addr == "" || addr == "off" {
+		return "", func() {}, nil
+	}
+	if !natsjs.IsLoopback(addr) {
+		return "", nil, fmt.Errorf("-pprof-addr %s: the profiles are served on loopback only", addr)
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return "", nil, fmt.Errorf("pprof: %w", err)
+	}
+	mux := http.NewServeMux()
 	mux.HandleFunc("/debug/pprof/", pprof.Index)
 	mux.HandleFunc("/debug/pprof/cmdline", pprof.Cmdline)
 	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
 	mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
 	mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
-	if ui != nil {
-		mux.Handle("/", ui)
-	}
-	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
+	return ln.Addr().String(), serveHTTP(ln, mux, "pprof", log), nil
+}
+
+// serveHTTP serves h on ln until the returned stop is called (it shuts
+// the server down, waiting up to two seconds for requests in flight).
+func serveHTTP(ln net.Listener, h http.Handler, what string, log *slog.Logger) func() {
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 5 * time.Second}
 	served := make(chan struct{})
 	go func() {
 		defer close(served)
 		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
-			log.Error("metrics server stopped", "err", err)
+			log.Error(what+" server stopped", "err", err)
 		}
 	}()
-	stop := func() {
+	return func() {
 		sctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		defer cancel()
 		if srv.Shutdown(sctx) != nil {
-			srv.Close() // a scrape still running after two seconds
+			srv.Close() // a request still running after two seconds
 		}
 		<-served
 	}
-	return ln.Addr().String(), stop, nil
 }
 
 // newWebUI returns the web UI of run directory dir (selfplay/web) with the

@@ -12,6 +12,7 @@ import (
 
 	"chuzero/checkpoints"
 	"chuzero/selfplay/arena"
+	"chuzero/selfplay/transport/natsjs"
 )
 
 // freePort returns a loopback port that was free a moment ago.
@@ -38,6 +39,13 @@ func TestNatsTrainerAndTwoWorkers(t *testing.T) {
 	cfg := writeQuickConfig(t)
 	tdir := filepath.Join(t.TempDir(), "run")
 	url := fmt.Sprintf("nats://127.0.0.1:%d", freePort(t))
+	// the server admits the run's two keys only (made here, so that the
+	// workers starting beside the trainer have theirs): the workers do
+	// all their work under the worker's permissions
+	keys, _, err := natsjs.EnsureKeys(checkpoints.Run{Dir: tdir}.NatsKeys())
+	if err != nil {
+		t.Fatal(err)
+	}
 	var wg sync.WaitGroup
 	type result struct {
 		code     int
@@ -48,7 +56,7 @@ func TestNatsTrainerAndTwoWorkers(t *testing.T) {
 	go func() {
 		defer wg.Done()
 		c, o, e := runCmd("trainer", "-run", tdir, "-config", cfg, "-max-steps", "6", "-metrics-addr", "off", "-quiet",
-			"-embedded-nats", url[len("nats://"):], "-nats-run", "t")
+			"-embedded-nats", url[len("nats://"):], "-embedded-nats-auth", "on", "-nats-run", "t")
 		res[0] = result{c, o, e}
 	}()
 	wdirs := []string{filepath.Join(t.TempDir(), "w1"), filepath.Join(t.TempDir(), "w2")}
@@ -57,7 +65,7 @@ func TestNatsTrainerAndTwoWorkers(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			c, o, e := runCmd("selfplay", "-run", d, "-variant", "sho", "-max-games", "8", "-metrics-addr", "off", "-quiet",
-				"-nats", url, "-nats-run", "t", "-worker-id", fmt.Sprintf("w%d", i+1))
+				"-nats", url, "-nats-nkey", keys.Worker, "-nats-run", "t", "-worker-id", fmt.Sprintf("w%d", i+1))
 			res[i+1] = result{c, o, e}
 		}()
 	}

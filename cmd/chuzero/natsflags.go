@@ -21,7 +21,9 @@ type natsFlags struct {
 	url, embedded, run, worker string
 	creds, nkey, ca, cert, key string
 	tls                        bool
-	maxBytes                   int64
+	embeddedAuth               string
+	maxBytes, maxMemory        int64
+	maxStore                   int64
 	maxAge                     time.Duration
 	replicas                   int
 }
@@ -39,6 +41,9 @@ func (n *natsFlags) register(fs *flag.FlagSet, trainer bool) {
 	fs.BoolVar(&n.tls, "nats-tls", false, "require TLS to the NATS server")
 	if trainer {
 		fs.StringVar(&n.embedded, "embedded-nats", "", "serve NATS JetStream from this process on `ADDR` (e.g. 127.0.0.1:4222; storage in DIR/nats)")
+		fs.StringVar(&n.embeddedAuth, "embedded-nats-auth", "auto", "NKEY authentication of the embedded server: auto (on unless ADDR is loopback), on, or off (loopback only); the keys are made in DIR/nats-keys")
+		fs.Int64Var(&n.maxMemory, "nats-max-memory", 0, "JetStream memory limit of the embedded server in bytes (default 256 MiB)")
+		fs.Int64Var(&n.maxStore, "nats-max-store", 0, "JetStream storage limit of the embedded server in bytes (default 16 GiB)")
 		fs.Int64Var(&n.maxBytes, "nats-max-bytes", 0, "most bytes the batch stream keeps (default 8 GiB)")
 		fs.DurationVar(&n.maxAge, "nats-max-age", 0, "oldest batch the stream keeps (default 168h)")
 		fs.IntVar(&n.replicas, "nats-replicas", 0, "copies of the stream and buckets (default 1; 3 on a 3-node cluster)")

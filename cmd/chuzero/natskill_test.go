@@ -27,7 +27,7 @@ type natsTrainerOnly struct {
 
 func startReceiver(t *testing.T, run string) *natsTrainerOnly {
 	t.Helper()
-	srv, err := natsjs.StartServer("127.0.0.1:0", t.TempDir())
+	srv, err := natsjs.StartServer(natsjs.ServerOptions{Addr: "127.0.0.1:0", StoreDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}

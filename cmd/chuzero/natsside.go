@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"math"
 	"os"
 	"sync"
@@ -103,16 +102,11 @@ type natsTrainer struct {
 func startNatsTrainer(j *job, nf *natsFlags, ts *trainSide) (*natsTrainer, error) {
 	n := &natsTrainer{published: -1}
 	if nf.embedded != "" {
-		srv, err := natsjs.StartServer(nf.embedded, checkpoints.Run{Dir: j.dir}.Nats())
+		srv, err := startEmbedded(j, nf)
 		if err != nil {
 			return nil, err
 		}
 		n.srv = srv
-		if nf.url == "" {
-			nf.url = srv.URL()
-		}
-		j.log.Info("embedded NATS JetStream server", "url", srv.URL())
-		fmt.Fprintf(j.stdout, "nats: %s\n", srv.URL())
 	}
 	v, err := rules.ParseVariant(j.cfg.Variant)
 	if err == nil {
@@ -125,6 +119,9 @@ func startNatsTrainer(j *job, nf *natsFlags, ts *trainSide) (*natsTrainer, error
 	var config []byte
 	if err == nil {
 		config, err = os.ReadFile(checkpoints.Run{Dir: j.dir}.Config())
+	}
+	if err == nil {
+		config, err = workerConfig(config)
 	}
 	if err == nil {
 		err = n.t.PublishConfig(j.ctx, config)

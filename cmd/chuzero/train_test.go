@@ -220,11 +220,12 @@ func TestMetricsScrape(t *testing.T) {
 	}
 	writeHostileSamples(t, filepath.Join(dir, checkpoints.SamplesDir, "hostile"+encode.SampleFileExt))
 	re := regexp.MustCompile(`metrics: (http://\S+)`)
+	pre := regexp.MustCompile(`pprof: (http://\S+)`)
 	var url, body string
-	args := []string{"train", "-run", dir, "-config", cfg, "-metrics-addr", "127.0.0.1:0", "-quiet"}
+	args := []string{"train", "-run", dir, "-config", cfg, "-metrics-addr", "127.0.0.1:0", "-pprof-addr", "127.0.0.1:0", "-quiet"}
 	code, out, errs := runUntil(t, args, 1800, func(out string) bool {
-		m := re.FindStringSubmatch(out)
-		if m == nil {
+		m, pm := re.FindStringSubmatch(out), pre.FindStringSubmatch(out)
+		if m == nil || pm == nil {
 			return false
 		}
 		url, body = m[1], get(t, m[1])
@@ -234,8 +235,12 @@ func TestMetricsScrape(t *testing.T) {
 		if h := get(t, strings.Replace(url, "/metrics", "/healthz", 1)); strings.TrimSpace(h) != "ok" {
 			t.Errorf("/healthz: %q", h)
 		}
-		if h := get(t, strings.Replace(url, "/metrics", "/debug/pprof/heap?debug=1", 1)); !strings.Contains(h, "heap profile") {
+		// the profiles on their own loopback listener, not beside the metrics
+		if h := get(t, pm[1]+"heap?debug=1"); !strings.Contains(h, "heap profile") {
 			t.Errorf("/debug/pprof/heap: %.200q", h)
+		}
+		if h := get(t, strings.Replace(url, "/metrics", "/debug/pprof/cmdline", 1)); strings.Contains(h, "metrics-addr") {
+			t.Errorf("the command line is served beside the metrics: %.200q", h)
 		}
 		// the run's web UI beside the metrics, while the run writes
 		if h := get(t, strings.Replace(url, "/metrics", "/api/run", 1)); !strings.Contains(h, `"key":"step"`) || !strings.Contains(h, `"process":[`) {

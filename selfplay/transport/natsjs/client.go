@@ -20,7 +20,7 @@ type client struct {
 	js  jetstream.JetStream
 }
 
-func dial(cfg Config, name string, m *Metrics, log *slog.Logger) (*client, error) {
+func dial(cfg Config, name string, m *Metrics, log *slog.Logger, extra ...nats.Option) (*client, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
@@ -35,7 +35,7 @@ func dial(cfg Config, name string, m *Metrics, log *slog.Logger) (*client, error
 	if err != nil {
 		return nil, err
 	}
-	opts = append(opts,
+	opts = append(append(opts, extra...),
 		nats.DisconnectErrHandler(func(_ *nats.Conn, err error) {
 			if err != nil {
 				log.Warn("nats: disconnected", "err", err)
@@ -43,11 +43,11 @@ func dial(cfg Config, name string, m *Metrics, log *slog.Logger) (*client, error
 		}),
 		nats.ReconnectHandler(func(nc *nats.Conn) {
 			m.reconnects.Inc()
-			log.Info("nats: reconnected", "server", nc.ConnectedUrl())
+			log.Info("nats: reconnected", "server", nc.ConnectedUrlRedacted())
 		}))
 	nc, err := nats.Connect(cfg.URL, opts...)
 	if err != nil {
-		return nil, fmt.Errorf("natsjs: connecting to %s: %w", cfg.URL, err)
+		return nil, fmt.Errorf("natsjs: connecting to %s: %w", Redact(cfg.URL), err)
 	}
 	js, err := jetstream.New(nc)
 	if err != nil {

@@ -13,6 +13,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
 	"chuzero/checkpoints"
@@ -62,7 +63,7 @@ func NewTrainer(ctx context.Context, cfg Config, dir string, v rules.VariantID, 
 	if err != nil {
 		return nil, err
 	}
-	c, err := dial(cfg, "chuzero trainer "+cfg.Run, m, log)
+	c, err := dial(cfg, "chuzero trainer "+cfg.Run, m, log, nats.CustomInboxPrefix(trainerInbox))
 	if err != nil {
 		return nil, err
 	}
