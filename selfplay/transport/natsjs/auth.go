@@ -1,6 +1,7 @@
 package natsjs
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net"
@@ -176,3 +177,34 @@ func Redact(urls string) string {
 
 // errNoAuth is an embedded server off loopback without keys.
 var errNoAuth = errors.New("natsjs: an embedded server off loopback needs keys (EnsureKeys)")
+
+// AuthConf returns a nats-server configuration block (for "include") that
+// admits the run's two roles by their NKEYs: the trainer with every
+// permission, the worker with WorkerPermissions(run). One run per block:
+// the server has one authorization block.
+func AuthConf(run string, k Keys) (string, error) {
+	tp, err := publicKey(k.Trainer)
+	if err != nil {
+		return "", err
+	}
+	wp, err := publicKey(k.Worker)
+	if err != nil {
+		return "", err
+	}
+	var perms strings.Builder
+	enc := json.NewEncoder(&perms)
+	enc.SetEscapeHTML(false) // ">" as itself: the config parser reads no \u escapes
+	if err := enc.Encode(WorkerPermissions(run)); err != nil {
+		return "", err
+	}
+	return fmt.Sprintf(`# chuzero run %q: who may connect (written by "chuzero nats-keys").
+# The trainer (seed %s) has every permission; a self-play worker (seed
+# %s) may publish the run's batches and read its bucket and object store.
+authorization {
+  users: [
+    { nkey: %q }
+    { nkey: %q, permissions: %s }
+  ]
+}
+`, run, filepath.Base(k.Trainer), filepath.Base(k.Worker), tp, wp, strings.TrimSpace(perms.String())), nil
+}

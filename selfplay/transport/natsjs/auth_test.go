@@ -87,13 +87,9 @@ func TestEmbeddedServerAuth(t *testing.T) {
 }
 
 // refusedWrites connects as a worker and tries the trainer's writes.
-func refusedWrites(t *testing.T, url, seed string, cfg Config) {
+func refusedWrites(t *testing.T, url, seed string, cfg Config, extra ...nats.Option) {
 	t.Helper()
-	opt, err := nats.NkeyOptionFromSeed(seed)
-	if err != nil {
-		t.Fatal(err)
-	}
-	nc, err := nats.Connect(url, opt)
+	nc, err := nats.Connect(url, append(extra, mustNkey(t, seed))...)
 	if err != nil {
 		t.Fatal(err)
 	}
