@@ -25,8 +25,9 @@ import (
 type arenaOptions struct {
 	vf                                          variantFlags
 	runDir, openings, out, engineLog, logFormat string
-	metricsAddr                                 string // where /metrics and the run's web UI are served ("off": nowhere)
-	metricsExplicit                             bool   // -metrics-addr was given: it must be free
+	metricsAddr                                 string    // where /metrics and the run's web UI are served ("off": nowhere)
+	metricsExplicit                             bool      // -metrics-addr was given: it must be free
+	access                                      webAccess // guards the metrics listener
 	games, conc, plies, batch, threads          int
 	budget                                      mcts.Budget // default of a search player; not yet validated
 	sprt                                        sprtFlag
@@ -58,6 +59,7 @@ func parseArenaFlags(args []string, stderr io.Writer) (o arenaOptions, code int,
 	fs.BoolVar(&o.quiet, "quiet", false, "no line per game")
 	fs.StringVar(&o.logFormat, "log", "text", "log format on standard error: text or json")
 	fs.StringVar(&o.metricsAddr, "metrics-addr", "127.0.0.1:9464", "serve /metrics and, for a run directory, its web UI here (a free port if taken; off: none)")
+	o.access.register(fs, "metrics-")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "Usage: chuzero arena [flags] PLAYER PLAYER [PLAYER...]\n\n%s\n\nFlags:\n", playerSpecHelp)
 		fs.PrintDefaults()
@@ -146,7 +148,7 @@ func serveArena(ctx context.Context, o *arenaOptions, log *slog.Logger) (func(),
 			return nil, err
 		}
 	}
-	addr, stop, err := serveMetrics(o.metricsAddr, o.metricsExplicit, reg, ctx.Err, ui, log)
+	addr, stop, err := serveMetrics(o.metricsAddr, o.metricsExplicit, &o.access, reg, ctx.Err, ui, log)
 	if err == nil && addr != "" {
 		log.Info("metrics", "url", "http://"+addr+"/metrics", "web", ui != nil)
 	}

@@ -108,7 +108,7 @@ func (j *job) serve() error {
 	if err != nil {
 		return err
 	}
-	addr, stop, err := serveMetrics(j.cfg.Metrics, j.rf.set["metrics-addr"], j.reg, func() error { return j.ctx.Err() }, ui, j.log)
+	addr, stop, err := serveMetrics(j.cfg.Metrics, j.rf.set["metrics-addr"], &j.rf.access, j.reg, func() error { return j.ctx.Err() }, ui, j.log)
 	if err != nil {
 		return err
 	}

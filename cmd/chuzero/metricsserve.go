@@ -22,9 +22,12 @@ import (
 // When the default address is taken, it falls back to any free loopback
 // port (several processes on one machine); an address given explicitly
 // must be free. It returns the address it listens on ("" when disabled).
-func serveMetrics(addr string, explicit bool, reg *prometheus.Registry, health func() error, ui http.Handler, log *slog.Logger) (string, func(), error) {
+func serveMetrics(addr string, explicit bool, access *webAccess, reg *prometheus.Registry, health func() error, ui http.Handler, log *slog.Logger) (string, func(), error) {
 	if addr == "" || addr == "off" {
 		return "", func() {}, nil
+	}
+	if _, err := access.wrap(addr, http.NotFoundHandler()); err != nil { // before listening
+		return "", nil, fmt.Errorf("metrics: %w", err)
 	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil && !explicit {
@@ -46,7 +49,12 @@ func serveMetrics(addr string, explicit bool, reg *prometheus.Registry, health f
 	if ui != nil {
 		mux.Handle("/", ui)
 	}
-	return ln.Addr().String(), serveHTTP(ln, mux, "metrics", log), nil
+	h, err := access.wrap(ln.Addr().String(), mux)
+	if err != nil {
+		ln.Close()
+		return "", nil, fmt.Errorf("metrics: %w", err)
+	}
+	return ln.Addr().String(), serveHTTP(ln, web.HTTPServer(h), "metrics", log), nil
 }
 
 // servePprof serves Go's profiles (/debug/pprof/) on addr, which must be
@@ -70,13 +78,14 @@ func servePprof(addr string, log *slog.Logger) (string, func(), error) {
 	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
 	mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
 	mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
-	return ln.Addr().String(), serveHTTP(ln, mux, "pprof", log), nil
+	srv := web.HTTPServer(mux)
+	srv.WriteTimeout = 0 // a CPU profile or trace takes as long as asked
+	return ln.Addr().String(), serveHTTP(ln, srv, "pprof", log), nil
 }
 
-// serveHTTP serves h on ln until the returned stop is called (it shuts
+// serveHTTP serves srv on ln until the returned stop is called (it shuts
 // the server down, waiting up to two seconds for requests in flight).
-func serveHTTP(ln net.Listener, h http.Handler, what string, log *slog.Logger) func() {
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: 5 * time.Second}
+func serveHTTP(ln net.Listener, srv *http.Server, what string, log *slog.Logger) func() {
 	served := make(chan struct{})
 	go func() {
 		defer close(served)

@@ -21,6 +21,7 @@ type runFlags struct {
 	duration    time.Duration
 	metricsAddr string
 	pprofAddr   string
+	access      webAccess // guards the metrics listener
 	seed        uint64
 	preset      string
 	games       int
@@ -42,6 +43,7 @@ func (f *runFlags) register(fs *flag.FlagSet, withTrain, withSelf bool) {
 	fs.StringVar(&f.variant, "variant", "", "game: chu, sho or heian (default: the run's, else chu)")
 	fs.DurationVar(&f.duration, "duration", 0, "stop after this long, cleanly, with exit status 0 (e.g. 10m; 0: no limit)")
 	fs.StringVar(&f.metricsAddr, "metrics-addr", "", "serve /metrics and /healthz here (default 127.0.0.1:9464, or a free port if taken; off: none)")
+	f.access.register(fs, "metrics-")
 	fs.StringVar(&f.pprofAddr, "pprof-addr", "off", "serve Go's profiles (/debug/pprof/) on this loopback address (e.g. 127.0.0.1:6060; off: none)")
 	fs.Uint64Var(&f.seed, "seed", 0, "run seed (default 1; give each self-play process of a shared run its own)")
 	fs.StringVar(&f.logFormat, "log", "text", "log format on standard error: text or json")

@@ -8,6 +8,8 @@ import (
 	"net"
 	"net/http"
 	"time"
+
+	"chuzero/selfplay/web"
 )
 
 func init() {
@@ -17,6 +19,7 @@ func init() {
 // serveOptions are the flags of "chuzero serve".
 type serveOptions struct {
 	runDir, addr string
+	access       webAccess
 }
 
 // runServe implements
@@ -29,7 +32,8 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("serve", "serve -run DIR [-addr 127.0.0.1:8080]", stderr)
 	var o serveOptions
 	fs.StringVar(&o.runDir, "run", "", "run directory; required")
-	fs.StringVar(&o.addr, "addr", "127.0.0.1:8080", "address to serve on (loopback by default; :8080 serves every interface)")
+	fs.StringVar(&o.addr, "addr", "127.0.0.1:8080", "address to serve on (loopback by default; :8080 serves every interface, with -auth-file)")
+	o.access.register(fs, "")
 	if code, done := parseFlags(fs, args); done {
 		return code
 	}
@@ -60,11 +64,19 @@ func serveWeb(ctx context.Context, o serveOptions, ready func(addr string)) erro
 	if err != nil {
 		return err
 	}
+	if _, err := o.access.wrap(o.addr, ui); err != nil { // before listening
+		return err
+	}
 	ln, err := net.Listen("tcp", o.addr)
 	if err != nil {
 		return err
 	}
-	srv := &http.Server{Handler: ui, ReadHeaderTimeout: 5 * time.Second}
+	h, err := o.access.wrap(ln.Addr().String(), ui)
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	srv := web.HTTPServer(h)
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 	ready(ln.Addr().String())

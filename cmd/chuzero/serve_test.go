@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -74,6 +75,14 @@ func TestServeCommand(t *testing.T) {
 			t.Errorf("checkpoint %q: %d moves, priors sum %v, value %v, WDL %v", ckpt, len(n.Moves), sum, n.Value, n.WDL)
 		}
 	}
+	// a page of another site whose name resolves here (DNS rebinding) gets nothing
+	req, _ := http.NewRequest("GET", base+"/api/run", nil)
+	req.Host = "attacker.example"
+	if resp, err := client.Do(req); err != nil || resp.StatusCode != http.StatusMisdirectedRequest {
+		t.Errorf("Host attacker.example: %v %v", resp, err)
+	} else {
+		resp.Body.Close()
+	}
 	if code, body := fetch("/api/position?sfen=lnsgkgsnl/1r2e2b1/ppppppppp/9/9/9/PPPPPPPPP/1B2E2R1/LNSGKGSNL%20b%20-%201"); code != 400 {
 		t.Errorf("a Sho SFEN in a Chu run: %d %.300s", code, body)
 	}
@@ -93,10 +102,49 @@ func TestServeFlags(t *testing.T) {
 		{[]string{"serve"}, 2, "-run DIR is required"},
 		{[]string{"serve", "-run", filepath.Join(t.TempDir(), "none")}, 1, "does not exist"},
 		{[]string{"serve", "-run", t.TempDir(), "-addr", "256.0.0.1:1"}, 1, "chuzero serve:"},
+		{[]string{"serve", "-run", t.TempDir(), "-addr", "0.0.0.0:0"}, 1, "off loopback: give an auth file"},
+		{[]string{"train", "-run", t.TempDir(), "-metrics-addr", ":0", "-max-steps", "1"}, 1, "off loopback: give an auth file"},
 	} {
 		code, _, errs := runCmd(tt.args...)
 		if code != tt.code || !strings.Contains(errs, tt.want) {
 			t.Errorf("%v: exit %d, stderr %q; want %d and %q", tt.args, code, errs, tt.code, tt.want)
 		}
+	}
+}
+
+// TestServeAuth: off loopback, serve demands the credentials of its auth
+// file on every request.
+func TestServeAuth(t *testing.T) {
+	dir := webTestRun(t, rules.Sho)
+	auth := filepath.Join(t.TempDir(), "auth")
+	os.WriteFile(auth, []byte("ops:horse battery\n"), 0o600)
+	ctx, cancel := context.WithCancel(context.Background())
+	addr := make(chan string, 1)
+	done := make(chan error, 1)
+	go func() {
+		done <- serveWeb(ctx, serveOptions{runDir: dir, addr: "0.0.0.0:0", access: webAccess{authFile: auth}}, func(a string) { addr <- a })
+	}()
+	_, port, _ := net.SplitHostPort(<-addr)
+	url := "http://127.0.0.1:" + port + "/api/run"
+	for _, c := range []struct {
+		user, pass string
+		code       int
+	}{{"", "", 401}, {"ops", "wrong", 401}, {"ops", "horse battery", 200}} {
+		req, _ := http.NewRequest("GET", url, nil)
+		if c.user != "" {
+			req.SetBasicAuth(c.user, c.pass)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != c.code {
+			t.Errorf("%q/%q: %d, want %d", c.user, c.pass, resp.StatusCode, c.code)
+		}
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
 	}
 }

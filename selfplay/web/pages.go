@@ -164,6 +164,20 @@ func (s *Server) pagePosition(w http.ResponseWriter, r *http.Request) {
 
 func (s *Server) apiPosition(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
+	wait := time.NewTimer(s.cfg.EvaluationWait)
+	defer wait.Stop()
+	select {
+	case s.evals <- struct{}{}:
+		defer func() { <-s.evals }()
+	case <-wait.C:
+		s.fail(w, r, http.StatusServiceUnavailable, fmt.Errorf("%d position evaluations are running; try again", cap(s.evals)))
+		return
+	case <-r.Context().Done():
+		return // the client left while waiting
+	}
+	if r.Context().Err() != nil {
+		return
+	}
 	v, err := s.position(r.Context(), q.Get("sfen"), q.Get("checkpoint"))
 	switch {
 	case errors.Is(err, errBadRequest):

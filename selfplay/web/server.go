@@ -25,13 +25,20 @@ type Config struct {
 	Rescan   time.Duration       // the games index looks for new or changed files at most this often (0: on every request)
 	Redraw   time.Duration       // the plots are drawn again at most this often (0: whenever the run changed)
 	Plots    report.Options      // size of the plots
+	// MaxEvaluations bounds the position evaluations (network and capture
+	// search) running at once; a request waits up to EvaluationWait for
+	// its turn, then is answered 503.
+	MaxEvaluations int
+	EvaluationWait time.Duration
 }
 
 // DefaultConfig returns the config of the UI of run directory dir: the
 // run page refreshes every 5 s, the index rescans at most every 2 s, the
-// plots (960×540 pixels) are drawn again at most once a minute.
+// plots (960×540 pixels) are drawn again at most once a minute, two
+// position evaluations run at once (a request waits up to 10 s).
 func DefaultConfig(dir string) Config {
-	return Config{Run: dir, Poll: 5 * time.Second, Rescan: 2 * time.Second, Redraw: time.Minute, Plots: report.DefaultOptions()}
+	return Config{Run: dir, Poll: 5 * time.Second, Rescan: 2 * time.Second, Redraw: time.Minute, Plots: report.DefaultOptions(),
+		MaxEvaluations: 2, EvaluationWait: 10 * time.Second}
 }
 
 // Validate reports a problem with c.
@@ -41,6 +48,8 @@ func (c Config) Validate() error {
 		return errors.New("web: no run directory")
 	case c.Poll < time.Second:
 		return fmt.Errorf("web: poll interval %v below a second", c.Poll)
+	case c.MaxEvaluations < 1 || c.EvaluationWait < 0:
+		return fmt.Errorf("web: %d evaluations at once, wait %v", c.MaxEvaluations, c.EvaluationWait)
 	case c.Rescan < 0 || c.Redraw < 0:
 		return fmt.Errorf("web: negative rescan or redraw interval (%v, %v)", c.Rescan, c.Redraw)
 	}
@@ -56,6 +65,7 @@ type Server struct {
 	plots *plotCache
 	nets  *networkList
 	mux   *http.ServeMux
+	evals chan struct{} // a token per evaluation running
 }
 
 // New returns the server of cfg. It reads nothing until the first
@@ -66,7 +76,7 @@ func New(cfg Config) (*Server, error) {
 	}
 	run := checkpoints.Run{Dir: cfg.Run}
 	s := &Server{cfg: cfg, run: run, index: newIndex(run, cfg.Rescan), plots: &plotCache{run: run, opt: cfg.Plots, every: cfg.Redraw},
-		nets: &networkList{run: run}, mux: http.NewServeMux()}
+		nets: &networkList{run: run}, mux: http.NewServeMux(), evals: make(chan struct{}, cfg.MaxEvaluations)}
 	static, err := fs.Sub(assets, "assets")
 	if err != nil {
 		return nil, err
