@@ -101,12 +101,37 @@ const Board = (() => {
     if (opt.arrows) arrows(el("g", { class: "arrows" }, svg), b, opt.arrows, opt.flip);
   }
 
+  // hasKanji reports whether this browser has a font with the pieces'
+  // kanji: drawn on a canvas, two different kanji (or a kanji and a
+  // private-use character no font has) come out pixel for pixel the same
+  // when both are the missing-glyph box. Computed once.
+  let kanjiFont;
+  function hasKanji() {
+    if (kanjiFont !== undefined) return kanjiFont;
+    const c = document.createElement("canvas");
+    c.width = c.height = 32;
+    const ctx = c.getContext("2d", { willReadFrequently: true });
+    if (!ctx) return (kanjiFont = true); // cannot tell: trust the fonts
+    const draw = (ch) => {
+      ctx.clearRect(0, 0, 32, 32);
+      ctx.font = '24px "Noto Sans CJK JP", "Noto Serif CJK JP", serif';
+      ctx.fillText(ch, 2, 26);
+      return ctx.getImageData(0, 0, 32, 32).data.join(",");
+    };
+    const king = draw("王"), jewel = draw("玉"), none = draw("\uE000");
+    kanjiFont = king !== jewel && king !== none;
+    return kanjiFont;
+  }
+
   // setting keeps a checkbox's state in localStorage and calls change on
-  // every change.
+  // every change. The Latin letters ("latin") are on by default where no
+  // font has the kanji, so the board reads on a machine without CJK fonts.
   function setting(id, change) {
     const box = document.getElementById(id);
     if (!box) return () => false;
-    box.checked = localStorage.getItem("chuzero." + id) === "1";
+    const stored = localStorage.getItem("chuzero." + id);
+    box.checked = stored === null ? id === "latin" && !hasKanji() : stored === "1";
+    if (id === "latin" && !hasKanji()) box.title = "this browser has no font with the pieces' kanji";
     box.addEventListener("change", () => {
       localStorage.setItem("chuzero." + id, box.checked ? "1" : "0");
       change();
@@ -114,5 +139,5 @@ const Board = (() => {
     return () => box.checked;
   }
 
-  return { draw, el, setting };
+  return { draw, el, setting, hasKanji };
 })();
