@@ -42,6 +42,10 @@ type Options struct {
 	Simulations int  // playouts to add to the tree
 	Noise       bool // Dirichlet noise on the root priors (PUCT self-play)
 	Gumbel      bool // Gumbel search: sequential halving at the root, Config.GumbelInterior below it
+	// Partial: a PUCT search whose ctx ends returns the tree as it stands
+	// (the root is expanded whatever ctx says: one evaluation), not the
+	// error, so a timed search always has a move by its deadline.
+	Partial bool
 }
 
 // New returns a search; seed drives the noise and the move choice.
@@ -85,7 +89,11 @@ func (s *Search) Run(ctx context.Context, g *rules.Game, o Options) (*Result, er
 	s.syncRoot(g)
 	root := s.t.root
 	if s.t.nodes[root].state != expanded {
-		if err := s.expandRoot(ctx, g); err != nil {
+		ectx := ctx
+		if o.Partial && !o.Gumbel {
+			ectx = context.WithoutCancel(ctx)
+		}
+		if err := s.expandRoot(ectx, g); err != nil {
 			return nil, err
 		}
 	}
@@ -109,7 +117,7 @@ func (s *Search) Run(ctx context.Context, g *rules.Game, o Options) (*Result, er
 	for i, p := range s.origPrior { // the noise lives for this search only
 		kids[i].prior = p
 	}
-	if err != nil {
+	if err != nil && !(o.Partial && !o.Gumbel && ctx.Err() != nil) {
 		return nil, err
 	}
 	s.fillResult(res, o.Gumbel)

@@ -115,9 +115,10 @@ func (p *SearchPlayer) Think(ctx context.Context, g *rules.Game) (*mcts.Result, 
 	}
 	var last *mcts.Result
 	total, depth := 0, 0
-	// after the first chunk, the deadline is a hard one: a chunk that would
-	// run past it stops between two batches of leaves (a loaded machine, or
-	// leaves whose quiescence search is slow, make a chunk's time vary)
+	// the deadline is a hard one: a chunk that would run past it stops
+	// between two batches of leaves and plays the tree as it stands (a
+	// loaded machine, or leaves whose quiescence search is slow, make a
+	// chunk's time vary; the root's own evaluation is always made)
 	hard, cancel := context.WithDeadline(ctx, deadline)
 	defer cancel()
 	for {
@@ -125,21 +126,14 @@ func (p *SearchPlayer) Think(ctx context.Context, g *rules.Game) (*mcts.Result, 
 		if p.Budget.Simulations > 0 {
 			n = min(n, p.Budget.Simulations-total)
 		}
-		cctx := ctx
-		if last != nil {
-			cctx = hard
-		}
-		res, err := p.Search.Run(cctx, g, mcts.Options{Simulations: n})
+		res, err := p.Search.Run(hard, g, mcts.Options{Simulations: n, Partial: true})
 		if err != nil {
-			if last != nil && cctx.Err() != nil {
-				break // stopped: play what we have
-			}
 			return nil, err
 		}
 		total += res.Simulations
 		depth = max(depth, res.SelDepth)
 		last = res
-		if time.Now().After(deadline) || (p.Budget.Simulations > 0 && total >= p.Budget.Simulations) ||
+		if hard.Err() != nil || (p.Budget.Simulations > 0 && total >= p.Budget.Simulations) ||
 			(p.MaxNodes > 0 && p.Search.NodeCount() >= p.MaxNodes) {
 			break
 		}

@@ -140,6 +140,16 @@ func search(ctx context.Context, p *arena.SearchPlayer, g *rules.Game, b Bounds,
 		}
 		return pr
 	}
+	// once a slice has a result, the time bound is a hard deadline for the
+	// slices after it: their first chunk too stops between two batches of
+	// leaves when it would run past (a loaded machine makes a chunk's time
+	// vary), so the move comes in time
+	hard := ctx
+	if b.Think > 0 {
+		var cancel context.CancelFunc
+		hard, cancel = context.WithDeadline(ctx, start.Add(b.Think))
+		defer cancel()
+	}
 	for {
 		slice := every
 		if b.Think > 0 {
@@ -149,9 +159,13 @@ func search(ctx context.Context, p *arena.SearchPlayer, g *rules.Game, b Bounds,
 		if b.Sims > 0 {
 			p.Budget.Simulations = b.Sims - total
 		}
-		res, err := p.Think(ctx, g)
+		sctx := ctx
+		if last != nil {
+			sctx = hard
+		}
+		res, err := p.Think(sctx, g)
 		if err != nil {
-			if last != nil && ctx.Err() != nil {
+			if last != nil && sctx.Err() != nil {
 				break
 			}
 			return Outcome{Progress: Progress{Game: g, Elapsed: time.Since(start)}, Err: err}

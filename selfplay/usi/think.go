@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"chuzero/mcts"
 	"chuzero/rules"
@@ -14,6 +15,7 @@ import (
 // bestmove, always (resign where there is no move to play), or for "go
 // mate" with checkmate.
 func (e *Engine) goCommand(ctx context.Context, arg string) {
+	received := time.Now()
 	l, err := parseGo(arg)
 	if err != nil {
 		e.sendError("%v; searching by the configured budget", err)
@@ -34,14 +36,20 @@ func (e *Engine) goCommand(ctx context.Context, arg string) {
 		}
 		return
 	}
-	e.startThinking(ctx, l)
+	e.startThinking(ctx, l, received)
 }
 
-// startThinking searches e.game on a goroutine of its own within l.
-func (e *Engine) startThinking(ctx context.Context, l limits) {
+// startThinking searches e.game on a goroutine of its own within l; the
+// clock runs from received, when the command came (what passed since, in
+// a ponder search's stop, say, counts against the time).
+func (e *Engine) startThinking(ctx context.Context, l limits, received time.Time) {
 	g := e.game
+	think := l.thinkTime(g.Position().SideToMove(), e.overhead, e.Cfg.Budget.Time)
+	if think > 0 {
+		think = max(think-time.Since(received), time.Millisecond)
+	}
 	b := engine.Bounds{
-		Think:    l.thinkTime(g.Position().SideToMove(), e.overhead, e.Cfg.Budget.Time),
+		Think:    think,
 		Sims:     e.Cfg.Budget.Simulations,
 		MaxNodes: e.hashMB << 20 / mcts.NodeBytes,
 		Endless:  (l.infinite || l.ponder) && !l.mate, // USI: no bestmove before stop or ponderhit
@@ -73,9 +81,10 @@ func (e *Engine) ponderHit(ctx context.Context) {
 	if !l.ponder {
 		return
 	}
+	received := time.Now()
 	e.Stop(true)
 	l.ponder = false
-	e.startThinking(ctx, l)
+	e.startThinking(ctx, l, received)
 }
 
 // Finish implements engine.Handler: it announces the move of a finished
