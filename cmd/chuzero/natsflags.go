@@ -25,7 +25,7 @@ type natsFlags struct {
 	maxBytes, maxMemory        int64
 	maxStore                   int64
 	maxAge                     time.Duration
-	replicas                   int
+	replicas, maxAckPending    int
 }
 
 // register adds the flags; trainer adds -embedded-nats and the stream's
@@ -47,6 +47,7 @@ func (n *natsFlags) register(fs *flag.FlagSet, trainer bool) {
 		fs.Int64Var(&n.maxBytes, "nats-max-bytes", 0, "most bytes the batch stream keeps (default 8 GiB)")
 		fs.DurationVar(&n.maxAge, "nats-max-age", 0, "oldest batch the stream keeps (default 168h)")
 		fs.IntVar(&n.replicas, "nats-replicas", 0, "copies of the stream and buckets (default 1; 3 on a 3-node cluster)")
+		fs.IntVar(&n.maxAckPending, "nats-max-ack-pending", 0, "messages the trainer may hold unacknowledged (default 1024; above workers times the parts of a batch)")
 	} else {
 		fs.StringVar(&n.worker, "worker-id", "", "this worker's name in the trainer's metrics (default host-pid)")
 	}
@@ -63,7 +64,8 @@ func (n *natsFlags) config(dir string) natsjs.Config {
 		run = natsjs.RunName(filepath.Base(abs))
 	}
 	return natsjs.Config{URL: n.url, Run: run, Worker: n.worker, Creds: n.creds, NKeySeed: n.nkey, CA: n.ca,
-		Cert: n.cert, Key: n.key, TLS: n.tls, MaxBytes: n.maxBytes, MaxAge: n.maxAge, Replicas: n.replicas}
+		Cert: n.cert, Key: n.key, TLS: n.tls, MaxBytes: n.maxBytes, MaxAge: n.maxAge, Replicas: n.replicas,
+		MaxAckPending: n.maxAckPending}
 }
 
 // fetchConfig writes the run config the trainer published into the

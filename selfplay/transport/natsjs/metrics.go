@@ -10,6 +10,7 @@ type Metrics struct {
 	publishRetries, publishDuplicates                prometheus.Counter
 	consumedBatches, consumedParts, consumedBytes    prometheus.Counter
 	duplicates, redelivered, writeErrors, reconnects prometheus.Counter
+	deferredParts, retriedBatches                    prometheus.Counter
 	rejected                                         *prometheus.CounterVec
 	pending, ackPending, redeliveredNow              prometheus.Gauge
 	workerGames                                      *prometheus.CounterVec
@@ -42,8 +43,10 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		redelivered:       c("redelivered_messages_total", "Messages delivered more than once (trainer)."),
 		writeErrors:       c("write_errors_total", "Batches that could not be written into the run directory (trainer)."),
 		reconnects:        c("reconnects_total", "Reconnections to the NATS server."),
+		deferredParts:     c("deferred_messages_total", "Parts of a new batch left in the stream, to come again, while the trainer held its most open batches (trainer)."),
+		retriedBatches:    c("incomplete_batches_total", "Batches incomplete after the assembly timeout, their parts sent back to the stream to come again (trainer)."),
 		rejected: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "chuzero_transport_rejected_messages_total",
-			Help: "Messages or batches rejected (trainer), by reason: headers, size, hash, samples (a damaged sample file), invalid_sample (a sample that fails validation: its position, values or policy), variant, records, conflict, incomplete."}, []string{"reason"}),
+			Help: "Messages or batches rejected (trainer), by reason: headers, size, hash, samples (a damaged sample file), invalid_sample (a sample that fails validation: its position, values or policy), variant, records, conflict."}, []string{"reason"}),
 		pending:        g("pending_messages", "Messages in the stream not yet delivered to the trainer (stream lag)."),
 		ackPending:     g("ack_pending_messages", "Messages delivered to the trainer and not yet acknowledged."),
 		redeliveredNow: g("redelivering_messages", "Messages the server is delivering again (unacknowledged in time)."),
@@ -62,7 +65,7 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 	if reg != nil {
 		reg.MustRegister(m.publishedBatches, m.publishedParts, m.publishedBytes, m.publishRetries, m.publishDuplicates,
 			m.consumedBatches, m.consumedParts, m.consumedBytes, m.duplicates, m.redelivered, m.writeErrors, m.reconnects,
-			m.rejected, m.pending, m.ackPending, m.redeliveredNow, m.workerGames, m.workerSeen,
+			m.deferredParts, m.retriedBatches, m.rejected, m.pending, m.ackPending, m.redeliveredNow, m.workerGames, m.workerSeen,
 			m.networksPublished, m.networkCacheHits, m.networkBytes, m.networkDownload, m.networkDelay, m.resignThreshold)
 	}
 	return m

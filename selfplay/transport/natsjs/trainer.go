@@ -35,24 +35,25 @@ type Trainer struct {
 	kv      jetstream.KeyValue
 	obs     jetstream.ObjectStore
 	cons    jetstream.Consumer
-	// assembling: batches with parts still missing, by hash
-	assembling map[string]*assembly
-	// AssembleTimeout drops a batch whose parts have not all come in this
-	// long (default 10 min): a worker gone mid-batch, or junk.
+	// assembling: batches with parts still missing, by hash, holding
+	// assemblingBytes of parts
+	assembling      map[string]*assembly
+	assemblingBytes int
+	// AssembleTimeout releases a batch whose parts have not all come in
+	// this long (default 10 min): its parts go back to the stream, to be
+	// delivered again later with the rest (a worker that restarts hours
+	// later completes it), never dropped.
 	AssembleTimeout time.Duration
+	// MaxAssemblies and MaxAssemblyBytes bound the batches held open
+	// (default 256 and 512 MiB): the parts of one more wait in the stream.
+	MaxAssemblies, MaxAssemblyBytes int
+	// RetryDelay is how long the parts of a batch the trainer could not
+	// hold or finish wait in the stream before they come again (1 min).
+	RetryDelay time.Duration
 	// Resign, if set before Receive, calibrates the run-wide resignation
 	// threshold from the records of every batch written (see resign.go).
 	Resign        *selfplay.ResignCalibrator
 	resignPublish float64 // the threshold last published (NaN: none)
-}
-
-// assembly is a batch being put together from its parts.
-type assembly struct {
-	first   part
-	started time.Time
-	files   map[string][][]byte // by kind: the parts, nil where missing
-	msgs    []jetstream.Msg
-	have    int
 }
 
 // NewTrainer connects for the trainer of run directory dir, whose samples
@@ -68,6 +69,7 @@ func NewTrainer(ctx context.Context, cfg Config, dir string, v rules.VariantID, 
 		return nil, err
 	}
 	t := &Trainer{client: c, variant: v, spec: spec, assembling: map[string]*assembly{}, AssembleTimeout: 10 * time.Minute,
+		MaxAssemblies: 256, MaxAssemblyBytes: 512 << 20, RetryDelay: time.Minute,
 		resignPublish: math.NaN()}
 	if t.run, err = transport.NewDir(dir); err == nil {
 		err = t.setup(ctx)
@@ -148,49 +150,11 @@ func (t *Trainer) reject(m jetstream.Msg, reason string, err error) {
 	m.Term()
 }
 
-func (t *Trainer) receive(ctx context.Context, m jetstream.Msg) {
-	t.m.consumedParts.Inc()
-	t.m.consumedBytes.Add(float64(len(m.Data())))
-	if md, err := m.Metadata(); err == nil && md.NumDelivered > 1 {
-		t.m.redelivered.Inc()
-	}
-	p, err := t.cfg.parsePart(m.Subject(), m.Headers())
-	if err != nil {
-		t.reject(m, "headers", err)
-		return
-	}
-	if len(m.Data()) > t.cfg.PartSize {
-		t.reject(m, "size", fmt.Errorf("part of %d bytes", len(m.Data())))
-		return
-	}
-	a := t.assembling[p.hash]
-	if a == nil {
-		a = &assembly{first: p, started: time.Now(), files: map[string][][]byte{
-			kindSamples: make([][]byte, p.samples), kindGames: make([][]byte, p.games)}}
-		t.assembling[p.hash] = a
-	}
-	f := a.first
-	if p.batch != f.batch || p.samples != f.samples || p.games != f.games || p.count != f.count {
-		t.reject(m, "headers", fmt.Errorf("part of batch %s disagrees with its first part", p.batch))
-		return
-	}
-	a.msgs = append(a.msgs, m) // a part delivered again is acknowledged with the rest
-	if a.files[p.kind][p.index] == nil {
-		a.files[p.kind][p.index] = m.Data()
-		a.have++
-	}
-	if a.have < f.samples+f.games {
-		return
-	}
-	delete(t.assembling, p.hash)
-	t.complete(ctx, a)
-}
-
 // complete checks an assembled batch, writes its two files and
 // acknowledges its parts.
 func (t *Trainer) complete(ctx context.Context, a *assembly) {
-	b := transport.Batch{Name: a.first.batch, Samples: bytes.Join(a.files[kindSamples], nil),
-		Records: bytes.Join(a.files[kindGames], nil), Games: a.first.count}
+	b := transport.Batch{Name: a.first.batch, Samples: a.join(kindSamples, a.first.samples),
+		Records: a.join(kindGames, a.first.games), Games: a.first.count}
 	recs, reason, err := t.check(b, a.first.hash)
 	var dup bool
 	if err == nil {
@@ -279,22 +243,6 @@ func (t *Trainer) write(b transport.Batch) (dup bool, err error) {
 		return false, fmt.Errorf("%w: %s", errConflict, b.Name)
 	}
 	return false, t.run.Publish(context.Background(), b)
-}
-
-// expire drops batches whose parts have not all come within
-// AssembleTimeout.
-func (t *Trainer) expire() {
-	for h, a := range t.assembling {
-		if time.Since(a.started) < t.AssembleTimeout {
-			continue
-		}
-		delete(t.assembling, h)
-		t.m.rejected.WithLabelValues("incomplete").Inc()
-		t.log.Warn("dropped an incomplete batch", "batch", a.first.batch, "worker", a.first.worker, "parts", a.have)
-		for _, m := range a.msgs {
-			m.Term()
-		}
-	}
 }
 
 // PublishConfig puts the run's config file under the KV key "config".
