@@ -47,8 +47,12 @@ type Config struct {
 	// well under the server's default 1 MiB max_payload).
 	PartSize int
 	// PublishTimeout bounds how long a worker keeps retrying one batch
-	// (default 2 min: a server restart or a cluster election).
+	// (default 2 min: a server restart or a cluster election); past it the
+	// batch waits in the outbox and self-play goes on.
 	PublishTimeout time.Duration
+	// MaxOutboxBytes bounds the outbox while the stream is away (default
+	// 1 GiB): past it, Publish waits for the stream (self-play pauses).
+	MaxOutboxBytes int64
 	// MaxAckPending is how many messages the trainer may hold
 	// unacknowledged (default 1024): it must exceed workers times the parts
 	// of a batch.
@@ -91,6 +95,7 @@ func (c Config) withDefaults() Config {
 		}
 	}
 	def(&c.MaxBytes, 8<<30)
+	def(&c.MaxOutboxBytes, 1<<30)
 	for _, p := range []struct {
 		v *time.Duration
 		d time.Duration

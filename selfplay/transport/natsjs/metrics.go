@@ -13,6 +13,7 @@ type Metrics struct {
 	deferredParts, retriedBatches                    prometheus.Counter
 	rejected                                         *prometheus.CounterVec
 	pending, ackPending, redeliveredNow              prometheus.Gauge
+	outboxBytes                                      prometheus.Gauge
 	workerGames                                      *prometheus.CounterVec
 	workerSeen                                       *prometheus.GaugeVec
 	networksPublished, networkCacheHits              prometheus.Counter
@@ -50,6 +51,7 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		pending:        g("pending_messages", "Messages in the stream not yet delivered to the trainer (stream lag)."),
 		ackPending:     g("ack_pending_messages", "Messages delivered to the trainer and not yet acknowledged."),
 		redeliveredNow: g("redelivering_messages", "Messages the server is delivering again (unacknowledged in time)."),
+		outboxBytes:    g("outbox_bytes", "Bytes of batches waiting in the outbox while the stream is away (worker)."),
 		workerGames: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "chuzero_transport_worker_games_total",
 			Help: "Games received from each worker (trainer); rate()*3600 is its games/h."}, []string{"worker"}),
 		workerSeen: prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "chuzero_transport_worker_last_seen_timestamp_seconds",
@@ -65,7 +67,7 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 	if reg != nil {
 		reg.MustRegister(m.publishedBatches, m.publishedParts, m.publishedBytes, m.publishRetries, m.publishDuplicates,
 			m.consumedBatches, m.consumedParts, m.consumedBytes, m.duplicates, m.redelivered, m.writeErrors, m.reconnects,
-			m.deferredParts, m.retriedBatches, m.rejected, m.pending, m.ackPending, m.redeliveredNow, m.workerGames, m.workerSeen,
+			m.deferredParts, m.retriedBatches, m.rejected, m.pending, m.ackPending, m.redeliveredNow, m.outboxBytes, m.workerGames, m.workerSeen,
 			m.networksPublished, m.networkCacheHits, m.networkBytes, m.networkDownload, m.networkDelay, m.resignThreshold)
 	}
 	return m

@@ -392,3 +392,51 @@ func lateWorker(t *testing.T, window time.Duration) {
 		t.Error("the batch's samples differ")
 	}
 }
+
+// TestWorkerRidesOutOutage: with the server down, Publish returns and the
+// batches wait in the outbox (self-play goes on) until the outbox is
+// full, when Publish waits; the server back, the next Publish sends the
+// outbox, oldest first, and every batch reaches the trainer once.
+func TestWorkerRidesOutOutage(t *testing.T) {
+	store := t.TempDir()
+	s := startServer(t, store, 0)
+	port := s.Addr().(*net.TCPAddr).Port
+	cfg := testConfig(s.ClientURL())
+	cfg.PublishTimeout = time.Second
+	tdir := t.TempDir()
+	bs := batches(t, 31, 5)
+	wm := NewMetrics(nil)
+	w := newWorker(t, cfg, wm)
+	defer w.Close()
+	tr := newTrainer(t, cfg, tdir, nil)
+	defer tr.Close()
+	stopServer(s)
+	for _, b := range bs[:3] {
+		if err := w.Publish(context.Background(), b); err != nil {
+			t.Fatalf("a publish with the server away: %v", err)
+		}
+	}
+	if size := w.outboxSize(); size == 0 || testutil.ToFloat64(wm.outboxBytes) != float64(size) {
+		t.Fatalf("outbox %d bytes, gauge %v", size, testutil.ToFloat64(wm.outboxBytes))
+	}
+	w.cfg.MaxOutboxBytes = 1 // full: Publish waits for the stream
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	if err := w.Publish(ctx, bs[3]); err == nil {
+		t.Error("a publish into a full outbox returned while the server was away")
+	}
+	cancel()
+	s = startServer(t, store, port)
+	defer stopServer(s)
+	if err := w.Publish(context.Background(), bs[4]); err != nil {
+		t.Fatal(err)
+	}
+	if size := w.outboxSize(); size != 0 {
+		t.Errorf("the outbox holds %d bytes after the server came back", size)
+	}
+	stop := receive(tr)
+	haveBatches(t, tdir, 5)
+	stop()
+	if samples, _ := runFiles(t, tdir); len(samples) != 5 {
+		t.Errorf("%d sample files, want 5", len(samples))
+	}
+}

@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
@@ -33,6 +34,8 @@ type Worker struct {
 	*client
 	dir    string
 	outbox transport.Dir
+	mu     sync.Mutex // one Publish at a time: they drain the same outbox
+	away   bool       // the last publish failed: the stream is away (under mu)
 }
 
 // NewWorker connects to the server for the worker whose local run
@@ -53,19 +56,10 @@ func NewWorker(cfg Config, dir string, m *Metrics, log *slog.Logger) (*Worker, e
 	return &Worker{client: c, dir: dir, outbox: ob}, nil
 }
 
-// Publish writes b into the outbox and publishes it (see Worker), retrying
-// for up to Config.PublishTimeout.
-func (w *Worker) Publish(ctx context.Context, b transport.Batch) error {
-	if err := w.outbox.Publish(ctx, b); err != nil {
-		return err
-	}
-	return w.send(ctx, b)
-}
-
 // send publishes the parts of b, each until the stream acknowledges it,
 // then clears b from the outbox.
-func (w *Worker) send(ctx context.Context, b transport.Batch) error {
-	ctx, cancel := context.WithTimeout(ctx, w.cfg.PublishTimeout)
+func (w *Worker) send(ctx context.Context, b transport.Batch, timeout time.Duration) error {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	msgs := w.cfg.messages(b, w.cfg.Worker)
 	for _, m := range msgs {
@@ -96,18 +90,25 @@ func (w *Worker) send(ctx context.Context, b transport.Batch) error {
 	}
 	w.m.publishedBatches.Inc()
 	sp, rp := w.outbox.Paths(b.Name)
-	if err := os.Rename(rp, filepath.Join(checkpoints.Run{Dir: w.dir}.Games(), b.Name+".jsonl")); err != nil {
+	games := checkpoints.Run{Dir: w.dir}.Games()
+	if err := os.Rename(rp, filepath.Join(games, b.Name+".jsonl")); err != nil {
 		return fmt.Errorf("natsjs: %w", err)
+	}
+	if err := encode.SyncDir(games); err != nil { // the move is durable before the samples go
+		return err
 	}
 	if err := os.Remove(sp); err != nil {
 		return fmt.Errorf("natsjs: %w", err)
 	}
-	return nil
+	return encode.SyncDir(filepath.Dir(sp))
 }
 
 // Resend publishes every batch left in the outbox (by a crash, or a server
-// that stayed away longer than PublishTimeout); it returns how many.
-func (w *Worker) Resend(ctx context.Context) (int, error) {
+// that stayed away longer than PublishTimeout), oldest first; it returns
+// how many.
+func (w *Worker) Resend(ctx context.Context) (int, error) { return w.resend(ctx, w.cfg.PublishTimeout) }
+
+func (w *Worker) resend(ctx context.Context, timeout time.Duration) (int, error) {
 	names, err := filepath.Glob(filepath.Join(w.outbox.Run.Samples(), "*"+encode.SampleFileExt))
 	if err != nil {
 		return 0, err
@@ -133,7 +134,7 @@ func (w *Worker) Resend(ctx context.Context) (int, error) {
 			return n, err
 		}
 		b := transport.Batch{Name: name, Samples: samples, Records: records, Games: countLines(records)}
-		if err := w.send(ctx, b); err != nil {
+		if err := w.send(ctx, b, timeout); err != nil {
 			return n, err
 		}
 		n++
