@@ -23,7 +23,18 @@ type natsWorker struct {
 	*natsjs.Worker
 	resign atomic.Uint64 // the run's threshold (float64 bits), once hasRun
 	hasRun atomic.Bool
-	stop   func()
+	// published is the network the trainer last published, once it is in
+	// the local store: the one self-play uses, whatever else the store holds
+	published atomic.Pointer[checkpoints.Entry]
+	stop      func()
+}
+
+// network is the worker's network source: the trainer's published one.
+func (n *natsWorker) network() (checkpoints.Entry, error) {
+	if e := n.published.Load(); e != nil {
+		return *e, nil
+	}
+	return checkpoints.Entry{}, checkpoints.ErrNone
 }
 
 // runResign returns the run's resignation threshold, if the trainer has
@@ -53,6 +64,7 @@ func startNatsWorker(ctx context.Context, j *job, nf *natsFlags, store *checkpoi
 	go func() {
 		defer wg.Done()
 		if err := w.Follow(fctx, store, func(e checkpoints.Entry) {
+			nw.published.Store(&e)
 			j.log.Info("the run's network arrived", "checkpoint", e.Name)
 		}); err != nil {
 			j.log.Error("following the run's network stopped", "err", err)

@@ -41,6 +41,7 @@ func runSelfPlay(args []string, stdout, stderr io.Writer) int {
 		return j.fail(err)
 	}
 	var pub transport.Publisher
+	source := dirNetwork(j.dir, store, j.cfg.Gating.Enabled)
 	if nf.on() {
 		if nf.worker == "" {
 			host, _ := os.Hostname()
@@ -57,9 +58,9 @@ func runSelfPlay(args []string, stdout, stderr io.Writer) int {
 			return j.fail(err)
 		}
 		defer nw.stop()
-		pub = nw
+		pub, source = nw, nw.network
 	}
-	sp, err := newFirstSelfPlayer(j, store)
+	sp, err := newFirstSelfPlayer(j, source)
 	if err != nil {
 		return j.fail(err)
 	}
@@ -70,7 +71,7 @@ func runSelfPlay(args []string, stdout, stderr io.Writer) int {
 	runCtx, cancel := context.WithCancel(j.ctx)
 	defer cancel()
 	j.startProgress(runCtx)
-	if sp, err = playRounds(runCtx, j, store, sp, pub, *maxGames, *poll); err != nil {
+	if sp, err = playRounds(runCtx, j, source, sp, pub, *maxGames, *poll); err != nil {
 		return j.fail(err)
 	}
 	st := sp.runner.Stats()
@@ -81,8 +82,8 @@ func runSelfPlay(args []string, stdout, stderr io.Writer) int {
 // newFirstSelfPlayer returns the self-player of "selfplay" at start: with
 // the network self-play should use if there is one; otherwise with the
 // uniform evaluator, which plays until the first checkpoint appears.
-func newFirstSelfPlayer(j *job, store *checkpoints.Store) (*selfPlayer, error) {
-	latest, err := playNetwork(j.dir, store, j.cfg.Gating.Enabled)
+func newFirstSelfPlayer(j *job, source networkSource) (*selfPlayer, error) {
+	latest, err := source()
 	switch {
 	case errors.Is(err, checkpoints.ErrNone):
 		j.log.Info("no checkpoint yet: playing with the uniform evaluator until one appears")
@@ -100,7 +101,7 @@ func newNetworkSelfPlayer(j *job, e checkpoints.Entry) (*selfPlayer, error) {
 	if err != nil {
 		return nil, err
 	}
-	sp, err := newSelfPlayer(j.cfg, j.dir, net, e.Name, e.Step, j.m, j.prog, j.log) // the watcher switches only to a newer step
+	sp, err := newSelfPlayer(j.cfg, j.dir, net, e.Name, e.Step, j.m, j.prog, j.log) // the watcher switches to the source's next network
 	if err != nil {
 		return nil, err
 	}
@@ -115,15 +116,15 @@ func newNetworkSelfPlayer(j *job, e checkpoints.Entry) (*selfPlayer, error) {
 // limit), and returns the self-player that played last. A uniform
 // self-player cannot switch networks: when the first checkpoint appears
 // its round stops, and the next round plays with a network one.
-func playRounds(ctx context.Context, j *job, store *checkpoints.Store, sp *selfPlayer, pub transport.Publisher, maxGames int, poll time.Duration) (*selfPlayer, error) {
+func playRounds(ctx context.Context, j *job, source networkSource, sp *selfPlayer, pub transport.Publisher, maxGames int, poll time.Duration) (*selfPlayer, error) {
 	for {
-		if err := sp.playWatched(ctx, j.dir, store, j.cfg, poll, maxGames); err != nil {
+		if err := sp.playWatched(ctx, source, j.cfg.Variant, poll, maxGames); err != nil {
 			return nil, err
 		}
 		if ctx.Err() != nil || sp.batcher != nil || (maxGames > 0 && int(sp.runner.Stats().Games) >= maxGames) {
 			return sp, nil
 		}
-		latest, err := playNetwork(j.dir, store, j.cfg.Gating.Enabled)
+		latest, err := source()
 		if err != nil {
 			continue
 		}

@@ -169,11 +169,21 @@ func playNetwork(dir string, store *checkpoints.Store, gating bool) (checkpoints
 	return store.Latest()
 }
 
-// watch polls the store and switches new games to each new checkpoint; a
-// self-player without a network calls restart instead when the first one
-// appears.
-func (s *selfPlayer) watch(ctx context.Context, dir string, store *checkpoints.Store, cfg RunConfig, poll time.Duration, restart func()) {
-	variant := cfg.Variant
+// networkSource returns the checkpoint self-play should use now:
+// playNetwork's for a run directory, the one the trainer published for a
+// NATS worker (checkpoints.ErrNone before there is one).
+type networkSource func() (checkpoints.Entry, error)
+
+// dirNetwork is the network source of a run directory.
+func dirNetwork(dir string, store *checkpoints.Store, gating bool) networkSource {
+	return func() (checkpoints.Entry, error) { return playNetwork(dir, store, gating) }
+}
+
+// watch polls source and switches new games to each network it names
+// that differs from the one in use (a newer one, or under NATS whichever
+// the trainer published); a self-player without a network calls restart
+// instead when the first one appears.
+func (s *selfPlayer) watch(ctx context.Context, source networkSource, variant string, poll time.Duration, restart func()) {
 	t := time.NewTicker(poll)
 	defer t.Stop()
 	for {
@@ -182,8 +192,8 @@ func (s *selfPlayer) watch(ctx context.Context, dir string, store *checkpoints.S
 			return
 		case <-t.C:
 		}
-		e, err := playNetwork(dir, store, cfg.Gating.Enabled)
-		if err != nil || e.Step <= s.step {
+		e, err := source()
+		if err != nil || e.Step == s.step {
 			continue
 		}
 		if s.batcher == nil {
@@ -205,10 +215,10 @@ func (s *selfPlayer) watch(ctx context.Context, dir string, store *checkpoints.S
 // playWatched plays one round: games until ctx ends or the runner has
 // played maxGames, while a watcher switches them to each new checkpoint
 // (see watch). It returns the error that counts (see playErr).
-func (s *selfPlayer) playWatched(ctx context.Context, dir string, store *checkpoints.Store, cfg RunConfig, poll time.Duration, maxGames int) error {
+func (s *selfPlayer) playWatched(ctx context.Context, source networkSource, variant string, poll time.Duration, maxGames int) error {
 	watchCtx, stopWatch := context.WithCancel(ctx)
 	watched := make(chan struct{})
-	go func() { s.watch(watchCtx, dir, store, cfg, poll, stopWatch); close(watched) }()
+	go func() { s.watch(watchCtx, source, variant, poll, stopWatch); close(watched) }()
 	err := playErr(watchCtx, s.run(watchCtx, maxGames)) // before stopWatch: an error of live games counts
 	stopWatch()
 	<-watched // no switch after the games have stopped
