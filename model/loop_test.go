@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"math/rand/v2"
 	"path/filepath"
 	"testing"
 	"time"
@@ -18,25 +17,7 @@ import (
 // writeSampleFile writes one file of samples from a seeded random game.
 func writeSampleFile(t *testing.T, dir string, v rules.VariantID, seed uint64, plies int) {
 	t.Helper()
-	spec := encode.MustSpec(v, encode.DefaultOptions())
-	r := rules.MustNew(rules.DefaultConfig(v))
-	rng := rand.New(rand.NewPCG(seed, 5))
-	g := rules.NewGame(r.StartPosition())
-	var samples []encode.Sample
-	for i := 0; i < plies && !g.Result().Over(); i++ {
-		s := encode.NewSample(g, seed)
-		s.FullSearch = i%2 == 0
-		if s.FullSearch {
-			idx, _ := spec.LegalIndices(g.Position(), g.LegalMoves(), nil)
-			for _, x := range idx {
-				s.Policy = append(s.Policy, encode.PolicyEntry{Index: uint32(x), Prob: 1 / float32(len(idx))})
-			}
-		}
-		s.Outcome = encode.Outcome(rng.IntN(3))
-		samples = append(samples, s)
-		moves := g.LegalMoves()
-		g.Play(moves[rng.IntN(len(moves))])
-	}
+	samples := gameSamples(t, v, seed, plies)
 	w, err := encode.CreateSampleFile(filepath.Join(dir, "f"+string(rune('a'+seed))+encode.SampleFileExt), v)
 	if err != nil {
 		t.Fatal(err)

@@ -20,7 +20,7 @@ func FuzzHostileSample(f *testing.F) {
 	f.Add("9/9/9/9/9/9/9/9/9 b - 1", float32(2), float32(-3), uint32(1<<31), float32(-1), uint8(200), uint8(80), uint8(81), uint8(2), uint8(0))
 	f.Fuzz(func(t *testing.T, sfen string, root, end float32, idx uint32, prob float32, from, mid, to, flags, reps uint8) {
 		dir := t.TempDir()
-		g := gameSamples(t, 5, 4)
+		g := gameSamples(t, rules.Sho, 5, 4)
 		s := g[0]
 		s.GameID, s.SFEN, s.RootValue, s.EndValue, s.Repetitions = 99, sfen, root, end, reps
 		s.Truncated = flags&4 != 0

@@ -14,12 +14,12 @@ import (
 	"chuzero/rules"
 )
 
-// gameSamples returns the samples of a random Sho game of the given plies,
-// with uniform policies on every other ply.
-func gameSamples(t *testing.T, seed uint64, plies int) []encode.Sample {
+// gameSamples returns the samples of a random game of v of the given
+// plies, with uniform policies on every other ply.
+func gameSamples(t *testing.T, v rules.VariantID, seed uint64, plies int) []encode.Sample {
 	t.Helper()
-	spec := encode.MustSpec(rules.Sho, encode.DefaultOptions())
-	r := rules.MustNew(rules.DefaultConfig(rules.Sho))
+	spec := encode.MustSpec(v, encode.DefaultOptions())
+	r := rules.MustNew(rules.DefaultConfig(v))
 	rng := rand.New(rand.NewPCG(seed, 9))
 	g := rules.NewGame(r.StartPosition())
 	var out []encode.Sample
@@ -89,7 +89,7 @@ func TestReplayNewestFirst(t *testing.T) {
 	cfg.KeepFiles = true
 	live := openReplay(t, dir, cfg)
 	for i := range 40 {
-		writeNamed(t, dir, fmt.Sprintf("f%04d", i), gameSamples(t, uint64(i+1), 12))
+		writeNamed(t, dir, fmt.Sprintf("f%04d", i), gameSamples(t, rules.Sho, uint64(i+1), 12))
 		if _, err := live.Refresh(); err != nil {
 			t.Fatal(err)
 		}
@@ -146,7 +146,7 @@ func TestReplayInvalidSamples(t *testing.T) {
 	var samples []encode.Sample
 	bad := 0
 	for i := range 6 {
-		g := gameSamples(t, uint64(100+i), 10)
+		g := gameSamples(t, rules.Sho, uint64(100+i), 10)
 		for j := range g {
 			if j%3 == 1 {
 				g[j] = corrupted(g[j], bad%7)
@@ -188,7 +188,7 @@ func TestReplayPrune(t *testing.T) {
 		cfg.KeepFiles = keep
 		live := openReplay(t, dir, cfg)
 		for i := range 60 {
-			writeNamed(t, dir, fmt.Sprintf("f%04d", i), gameSamples(t, uint64(i+1), 12))
+			writeNamed(t, dir, fmt.Sprintf("f%04d", i), gameSamples(t, rules.Sho, uint64(i+1), 12))
 			if _, err := live.Refresh(); err != nil {
 				t.Fatal(err)
 			}
@@ -227,8 +227,8 @@ func TestPruneLedgerCrash(t *testing.T) {
 	dir := t.TempDir()
 	cfg := smallWindow()
 	cfg.KeepFiles, cfg.HoldOut = true, 0
-	present := writeNamed(t, dir, "f0001", gameSamples(t, 1, 12))
-	writeNamed(t, dir, "f0002", gameSamples(t, 2, 12))
+	present := writeNamed(t, dir, "f0001", gameSamples(t, rules.Sho, 1, 12))
+	writeNamed(t, dir, "f0002", gameSamples(t, rules.Sho, 2, 12))
 	l := pruneLedger{Files: 3, Samples: 30, Games: 3, Through: "f0000.samples",
 		Pending: []prunedEntry{{Name: filepath.Base(present), Samples: 12, Game: 1}, {Name: "gone.samples", Samples: 5, Game: 1}}}
 	if err := l.write(dir); err != nil {
@@ -253,7 +253,7 @@ func TestPruneLedgerCrash(t *testing.T) {
 func TestReplayRestartMemory(t *testing.T) {
 	cfg := smallWindow()
 	cfg.WindowMin, cfg.WindowMax, cfg.HoldOut, cfg.KeepFiles = 2000, 2000, 0, true
-	base := gameSamples(t, 11, 40)
+	base := gameSamples(t, rules.Sho, 11, 40)
 	fill := func(files int) string {
 		dir := t.TempDir()
 		for i := range files {
