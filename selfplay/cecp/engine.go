@@ -86,6 +86,6 @@ func (e *Engine) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 }
 
 // Failed implements engine.Handler.
-func (h *handler) Failed(line string) {
-	h.Send("Error (internal error): %s", line)
+func (h *handler) Failed(kind, line string) {
+	h.Send("Error (%s): %s", kind, line)
 }

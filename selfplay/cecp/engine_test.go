@@ -158,6 +158,7 @@ func TestMalformed(t *testing.T) {
 		{"option nonsense", "Error (bad option): option nonsense"},
 		{"option Allow repeats=2", "Error (bad option value): option Allow repeats=2"},
 		{"\x00\xff\xfe garbage", "Error (unknown command)"},
+		{"usermove " + strings.Repeat("f4f5 ", 250_000), "Error (line too long): usermove f4f5"},
 		{strings.Repeat("x", 5000), "Error (unknown command)"},
 		{"setboard this is not a fen", "tellusererror Illegal position"},
 		{"usermove f4f5", "Illegal move (illegal position): f4f5"},

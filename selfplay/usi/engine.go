@@ -81,6 +81,6 @@ func (e *Engine) sendError(format string, args ...any) {
 }
 
 // Failed implements engine.Handler.
-func (s *handler) Failed(line string) {
-	(*Engine)(s).sendError("internal error: %s", line)
+func (s *handler) Failed(kind, line string) {
+	(*Engine)(s).sendError("%s: %s", kind, line)
 }

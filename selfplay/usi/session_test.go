@@ -71,3 +71,13 @@ func positionLine(g *rules.Game) string {
 	}
 	return line
 }
+
+// A line over the limit is answered with an error and skipped; the
+// session goes on.
+func TestOverlongLine(t *testing.T) {
+	s := newSession(t, Config{})
+	s.Send("position startpos moves " + strings.Repeat("7g7f ", 300_000)) // 1.5 MB
+	s.Expect("info string error line too long: position startpos moves 7g7f")
+	s.Send("isready")
+	s.Expect("readyok")
+}
