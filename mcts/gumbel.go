@@ -64,7 +64,7 @@ func (s *Search) completedQ(idx int32, dst []float64) ([]float64, int32) {
 			piQ += float64(ch.prior) * childQ(ch)
 		}
 	}
-	vmix := mixValue(float64(s.t.nodes[idx].value), sumN, piVisited, piQ)
+	vmix := mixValue(float64(s.t.nodes.at(idx).value), sumN, piVisited, piQ)
 	dst = dst[:0]
 	for i := range kids {
 		q := vmix

@@ -161,8 +161,8 @@ func TestHalvingKeepsTwo(t *testing.T) {
 			sum += n
 		}
 		nExpanded := 0
-		for i := range s.t.nodes {
-			if s.t.nodes[i].state == expanded {
+		for i := range s.t.nodes.size {
+			if s.t.nodes.at(i).state == expanded {
 				nExpanded++
 			}
 		}

@@ -69,7 +69,7 @@ func TestBestTiesToPrior(t *testing.T) {
 	priors[top] = 0.5
 	s.t.expand(s.t.root, moves, priors, 0)
 	s.origPrior = priors
-	root := &s.t.nodes[s.t.root]
+	root := s.t.nodes.at(s.t.root)
 	root.visits, root.valueSum = 3, 0
 	kids := s.t.children(s.t.root)
 	kids[0].visits, kids[top].visits = 1, 1 // a tie between the first and the top prior

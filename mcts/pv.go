@@ -6,7 +6,7 @@ import "chuzero/rules"
 // moves: from the root, the most visited child at each node while it has
 // been visited. Call it between searches, not during one.
 func (s *Search) PV(max int) []rules.Move {
-	if len(s.t.nodes) == 0 {
+	if s.t.nodes.size == 0 {
 		return nil
 	}
 	return s.line(s.t.root, nil, max)
@@ -16,7 +16,7 @@ func (s *Search) PV(max int) []rules.Move {
 // m, then the most visited child at each node, at most max moves (nil if
 // m is not a root move of the tree). Call it between searches.
 func (s *Search) Line(m rules.Move, max int) []rules.Move {
-	if len(s.t.nodes) == 0 || max < 1 {
+	if s.t.nodes.size == 0 || max < 1 {
 		return nil
 	}
 	c := s.t.child(s.t.root, m)
@@ -28,18 +28,18 @@ func (s *Search) Line(m rules.Move, max int) []rules.Move {
 
 // line appends to pv the most visited path below node i.
 func (s *Search) line(i int32, pv []rules.Move, max int) []rules.Move {
-	for len(pv) < max && s.t.nodes[i].state == expanded {
+	for len(pv) < max && s.t.nodes.at(i).state == expanded {
 		kids := s.t.children(i)
 		best, bestN := int32(-1), int32(0)
 		for k := range kids {
 			if kids[k].visits > bestN {
-				best, bestN = s.t.nodes[i].first+int32(k), kids[k].visits
+				best, bestN = s.t.nodes.at(i).first+int32(k), kids[k].visits
 			}
 		}
 		if best < 0 {
 			break
 		}
-		pv = append(pv, s.t.nodes[best].move)
+		pv = append(pv, s.t.nodes.at(best).move)
 		i = best
 	}
 	return pv

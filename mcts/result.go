@@ -45,7 +45,7 @@ func (r *Result) ValueOf(m rules.Move) (float64, bool) {
 // from the root, whose priors are the evaluator's again.
 func (s *Search) fillResult(res *Result, gumbel bool) {
 	root := s.t.root
-	rootNode := &s.t.nodes[root]
+	rootNode := s.t.nodes.at(root)
 	kids := s.t.children(root)
 	res.RootValue = -rootNode.valueSum / float64(rootNode.visits)
 	res.NetValue = float64(rootNode.value)

@@ -88,7 +88,7 @@ func (s *Search) Run(ctx context.Context, g *rules.Game, o Options) (*Result, er
 	}
 	s.syncRoot(g)
 	root := s.t.root
-	if s.t.nodes[root].state != expanded {
+	if s.t.nodes.at(root).state != expanded {
 		ectx := ctx
 		if o.Partial && !o.Gumbel {
 			ectx = context.WithoutCancel(ctx)
@@ -133,7 +133,7 @@ func (s *Search) syncRoot(g *rules.Game) {
 		for i := s.rootLen; i < g.Len() && node >= 0; i++ {
 			node = s.t.child(node, g.MoveAt(i))
 		}
-		if node >= 0 && s.t.nodes[node].state == expanded {
+		if node >= 0 && s.t.nodes.at(node).state == expanded {
 			if node != s.t.root {
 				s.t.promote(node)
 			}
@@ -158,7 +158,7 @@ func (s *Search) expandRoot(ctx context.Context, g *rules.Game) error {
 	s.t.reset()
 	v := s.value(req, 0)
 	s.t.expand(0, req.Moves, req.Priors, v)
-	root := &s.t.nodes[0]
+	root := s.t.nodes.at(0)
 	root.visits = 1
 	root.valueSum = -v
 	return nil
@@ -229,7 +229,7 @@ func (s *Search) simulate(ctx context.Context, g *rules.Game, sims int, forced [
 			}
 			path := s.selectPath(g, f, slot)
 			res.SelDepth = max(res.SelDepth, len(path)-1)
-			leaf := &s.t.nodes[path[len(path)-1]]
+			leaf := s.t.nodes.at(path[len(path)-1])
 			collided := false
 			switch {
 			case leaf.state == terminal:
@@ -268,7 +268,7 @@ func (s *Search) simulate(ctx context.Context, g *rules.Game, sims int, forced [
 		if err := s.eval.Evaluate(ctx, s.reqs[:nreq]); err != nil {
 			for k := 0; k < nreq; k++ { // leave the tree consistent
 				path := s.paths[s.slots[k]]
-				s.t.nodes[path[len(path)-1]].state = unexpanded
+				s.t.nodes.at(path[len(path)-1]).state = unexpanded
 				s.revert(path)
 			}
 			return err
@@ -291,7 +291,7 @@ func (s *Search) simulate(ctx context.Context, g *rules.Game, sims int, forced [
 // alternating the point of view, and removes the path's virtual loss.
 func (s *Search) backup(path []int32, v float64) {
 	for i := len(path) - 1; i >= 0; i-- {
-		n := &s.t.nodes[path[i]]
+		n := s.t.nodes.at(path[i])
 		v = -v // the player who moved into this node
 		n.valueSum += v
 		n.visits++
@@ -302,12 +302,12 @@ func (s *Search) backup(path []int32, v float64) {
 // revert removes a path's virtual loss without a visit.
 func (s *Search) revert(path []int32) {
 	for _, i := range path {
-		s.t.nodes[i].inFlight--
+		s.t.nodes.at(i).inFlight--
 	}
 }
 
 // NodeCount returns the nodes in the tree (for memory accounting and tests).
-func (s *Search) NodeCount() int { return len(s.t.nodes) }
+func (s *Search) NodeCount() int { return int(s.t.nodes.size) }
 
 // newRand returns the generator of a search seeded with seed.
 func newRand(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, 0x6d637473)) }

@@ -23,7 +23,7 @@ func (s *Search) selectPath(g *rules.Game, forced int32, slot int) []int32 {
 	path := append(s.paths[slot][:0], s.t.root)
 	idx := s.t.root
 	for {
-		n := &s.t.nodes[idx]
+		n := s.t.nodes.at(idx)
 		n.inFlight++
 		if n.state != expanded {
 			break
@@ -37,7 +37,7 @@ func (s *Search) selectPath(g *rules.Game, forced int32, slot int) []int32 {
 		default:
 			next = s.pick(idx)
 		}
-		g.Push(s.t.nodes[next].move)
+		g.Push(s.t.nodes.at(next).move)
 		path = append(path, next)
 		idx = next
 	}
@@ -52,7 +52,7 @@ func (s *Search) selectPath(g *rules.Game, forced int32, slot int) []int32 {
 // The fresh children share that value, so only the one with the highest
 // prior is scored.
 func (s *Search) pick(idx int32) int32 {
-	n := &s.t.nodes[idx]
+	n := s.t.nodes.at(idx)
 	parentN := float64(n.visits + n.inFlight)
 	c := s.cfg.CPuct + math.Log((1+parentN+s.cfg.CPuctBase)/s.cfg.CPuctBase)
 	cs := c * math.Sqrt(max(parentN, 1))
@@ -60,7 +60,7 @@ func (s *Search) pick(idx int32) int32 {
 	best, bestScore := int32(0), math.Inf(-1)
 	fresh, freshPrior := int32(-1), float32(-1) // the highest-prior untouched child
 	var visitedPrior float64
-	kids := s.t.nodes[n.first : n.first+n.n]
+	kids := s.t.nodes.span(n.first, n.n)
 	for i := range kids {
 		ch := &kids[i]
 		if ch.visits > 0 {
@@ -103,8 +103,8 @@ func (s *Search) pick(idx int32) int32 {
 // top) / Z: the unvisited children share one factor, so only the visited
 // ones need an exponential.
 func (s *Search) pickGumbel(idx int32) int32 {
-	n := &s.t.nodes[idx]
-	kids := s.t.nodes[n.first : n.first+n.n]
+	n := s.t.nodes.at(idx)
+	kids := s.t.nodes.span(n.first, n.n)
 	sc := &s.interior
 	sc.visited = sc.visited[:0]
 	var sumN, sumVisits, maxN int32

@@ -19,11 +19,11 @@ type child struct {
 func handTree(t *testing.T, cfg Config, value float32, visits int32, parentQ float64, kids []child) *Search {
 	t.Helper()
 	s := search(t, cfg, Uniform{}, 1)
-	s.t.nodes = append(s.t.nodes[:0],
-		node{state: expanded, first: 1, n: 1, visits: visits + 1},
-		node{state: expanded, first: 2, n: int32(len(kids)), visits: visits, valueSum: -parentQ * float64(visits), value: value})
+	s.t.nodes.truncate()
+	s.t.nodes.push(node{state: expanded, first: 1, n: 1, visits: visits + 1})
+	s.t.nodes.push(node{state: expanded, first: 2, n: int32(len(kids)), visits: visits, valueSum: -parentQ * float64(visits), value: value})
 	for _, k := range kids {
-		s.t.nodes = append(s.t.nodes, node{prior: k.prior, visits: k.visits, inFlight: k.flights, valueSum: k.q * float64(k.visits)})
+		s.t.nodes.push(node{prior: k.prior, visits: k.visits, inFlight: k.flights, valueSum: k.q * float64(k.visits)})
 	}
 	return s
 }

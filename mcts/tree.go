@@ -40,42 +40,44 @@ func (n *node) q(vl float64) float64 {
 
 // tree is an index-based arena of nodes.
 type tree struct {
-	nodes []node
-	spare []node // the other arena, for compaction
+	nodes arena
+	spare arena // the other arena, for compaction
 	root  int32
 }
 
 func (t *tree) reset() {
-	t.nodes = append(t.nodes[:0], node{})
+	t.nodes.truncate()
+	t.nodes.push(node{})
 	t.root = 0
 }
 
 // children returns the children of node i.
 func (t *tree) children(i int32) []node {
-	n := &t.nodes[i]
-	return t.nodes[n.first : n.first+n.n]
+	n := t.nodes.at(i)
+	return t.nodes.span(n.first, n.n)
 }
 
 // expand creates the children of node i with the given moves and priors;
 // v is the evaluator's value of node i for its side to move.
 func (t *tree) expand(i int32, moves []rules.Move, priors []float32, v float64) {
-	first := int32(len(t.nodes))
+	first := t.nodes.alloc(len(moves))
+	kids := t.nodes.span(first, int32(len(moves)))
 	for k, m := range moves {
-		t.nodes = append(t.nodes, node{move: m, prior: priors[k]})
+		kids[k] = node{move: m, prior: priors[k]}
 	}
-	n := &t.nodes[i]
+	n := t.nodes.at(i)
 	n.first, n.n, n.state, n.value = first, int32(len(moves)), expanded, float32(v)
 }
 
 // child returns the index of node i's child reached by m, or -1.
 func (t *tree) child(i int32, m rules.Move) int32 {
-	n := &t.nodes[i]
+	n := t.nodes.at(i)
 	if n.state != expanded {
 		return -1
 	}
-	for c := n.first; c < n.first+n.n; c++ {
-		if t.nodes[c].move == m {
-			return c
+	for k, c := range t.nodes.span(n.first, n.n) {
+		if c.move == m {
+			return n.first + int32(k)
 		}
 	}
 	return -1
@@ -84,27 +86,29 @@ func (t *tree) child(i int32, m rules.Move) int32 {
 // promote makes node i the root, copying its subtree into the spare arena
 // (breadth first, children blocks kept contiguous) and dropping the rest.
 func (t *tree) promote(i int32) {
-	dst := append(t.spare[:0], t.nodes[i])
-	dst[0].move = rules.NoMove
+	dst := &t.spare
+	dst.truncate()
+	dst.push(*t.nodes.at(i))
+	dst.at(0).move = rules.NoMove
 	type pair struct{ old, new int32 }
 	queue := []pair{{i, 0}}
 	for len(queue) > 0 {
 		p := queue[0]
 		queue = queue[1:]
-		n := t.nodes[p.old]
+		n := *t.nodes.at(p.old)
 		if n.state != expanded {
 			if n.state == pending { // cannot happen between searches; be safe
-				dst[p.new].state = unexpanded
+				dst.at(p.new).state = unexpanded
 			}
 			continue
 		}
-		first := int32(len(dst))
-		for c := n.first; c < n.first+n.n; c++ {
-			dst = append(dst, t.nodes[c])
-			queue = append(queue, pair{c, int32(len(dst) - 1)})
+		first := dst.alloc(int(n.n))
+		copy(dst.span(first, n.n), t.nodes.span(n.first, n.n))
+		for k := range n.n {
+			queue = append(queue, pair{n.first + k, first + k})
 		}
-		dst[p.new].first = first
+		dst.at(p.new).first = first
 	}
-	t.spare, t.nodes = t.nodes, dst
+	t.spare, t.nodes = t.nodes, t.spare
 	t.root = 0
 }
