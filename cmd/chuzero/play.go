@@ -70,8 +70,10 @@ func runPlay(args []string, stdout, stderr io.Writer) int {
 // returns stops the network's batcher.
 func newPlayConfig(o *playOptions, log *slog.Logger, stderr io.Writer) (cecp.Config, func(), error) {
 	budget := mcts.Budget{Simulations: o.sims, Time: o.movetime}
-	if err := budget.Validate(); err != nil {
-		return cecp.Config{}, nil, err
+	if budget != (mcts.Budget{}) { // zero: the clock alone
+		if err := budget.Validate(); err != nil {
+			return cecp.Config{}, nil, err
+		}
 	}
 	cfg := cecp.Config{Budget: budget, Seed: o.seed, Log: log, Rules: o.rules, Name: o.name}
 	search := mcts.MatchConfig()

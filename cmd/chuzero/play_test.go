@@ -177,7 +177,7 @@ func TestPlayErrors(t *testing.T) {
 		want string
 	}{
 		{[]string{"play", "-run", t.TempDir()}, "has no checkpoints"},
-		{[]string{"play", "-checkpoint", "none", "-sims", "0"}, "needs simulations or a time"},
+		{[]string{"play", "-checkpoint", "none", "-sims", "-1"}, "negative search budget"}, // -sims 0 is the clock alone (TestPlayClockAlone)
 		{[]string{"play", "-checkpoint", "none", "-human", "-side", "left"}, "-side"},
 		{[]string{"play", "-checkpoint", "none", "-protocol", "uci"}, "-protocol"},
 		{[]string{"play", "-checkpoint", "none", "-material-utility", "1.5"}, "MaterialUtility"},

@@ -75,3 +75,26 @@ func playUSIMove(t *testing.T, g *rules.Game, text string) {
 		t.Fatalf("move %q: %v", text, err)
 	}
 }
+
+// -sims 0 is the clock alone: the engine starts, searches by the GUI's
+// clock, and by NoClockSimulations playouts when the GUI sends none.
+func TestPlayClockAlone(t *testing.T) {
+	p := startPlay(t, "-checkpoint", "none", "-sims", "0")
+	p.send("usi")
+	_, opts := p.expect("usiok")
+	if !strings.Contains(strings.Join(opts, "\n"), "option name Simulations type spin default 0") {
+		t.Errorf("options: %q", opts)
+	}
+	p.send("setoption name USI_Variant value shoshogi", "isready")
+	p.expect("readyok")
+	p.send("position startpos", "go btime 0 wtime 0 byoyomi 300")
+	p.expect("bestmove ")
+	p.send("position startpos", "go")
+	line, info := p.expect("bestmove ")
+	if len(info) == 0 || !strings.Contains(info[len(info)-1], " nodes ") {
+		t.Errorf("no info line before %q: %q", line, info)
+	}
+	p.send("quit")
+	for range p.lines {
+	}
+}

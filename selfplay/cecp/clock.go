@@ -8,11 +8,13 @@ import (
 	"time"
 
 	"chuzero/mcts"
+	"chuzero/selfplay/engine"
 )
 
 // budget returns the next search's bounds: the clock's share of time (st,
 // or level with time), the simulation cap (configured budget, sd). An
-// untimed budget has a day, so that "?" can still stop it.
+// untimed budget has a day, so that "?" can still stop it; with neither a
+// clock nor a simulation cap (-sims 0) a move gets NoClockSimulations.
 func (e *Engine) budget() mcts.Budget {
 	b := mcts.Budget{Simulations: e.Cfg.Budget.Simulations}
 	switch {
@@ -35,6 +37,9 @@ func (e *Engine) budget() mcts.Budget {
 		if b.Simulations == 0 || cap < b.Simulations {
 			b.Simulations = cap
 		}
+	}
+	if b.Time == 0 && b.Simulations == 0 { // the clock alone, and no clock
+		b.Simulations = engine.NoClockSimulations
 	}
 	if b.Time == 0 {
 		b.Time = 24 * time.Hour

@@ -10,6 +10,10 @@ import (
 	"chuzero/rules"
 )
 
+// NoClockSimulations is the search of a move under a zero Budget (the
+// clock alone) when the GUI gives no clock.
+const NoClockSimulations = 400
+
 // Config configures an engine.
 type Config struct {
 	// Name is sent as the engine's name (CECP feature myname, USI id name).
@@ -26,8 +30,8 @@ type Config struct {
 	// Search configures the tree search (default: mcts.MatchConfig).
 	Search *mcts.Config
 	// Budget bounds each search when the GUI gives no clock, and caps its
-	// simulations always if Budget.Simulations > 0 (default: 400
-	// simulations).
+	// simulations always if Budget.Simulations > 0. A zero Budget is the
+	// clock alone: the GUI's time, or NoClockSimulations when it gives none.
 	Budget mcts.Budget
 	// Seed drives the search's randomness.
 	Seed uint64
@@ -53,11 +57,10 @@ func (cfg *Config) prepare() (mcts.Config, error) {
 	if cfg.ReportEvery <= 0 {
 		cfg.ReportEvery = time.Second
 	}
-	if cfg.Budget == (mcts.Budget{}) {
-		cfg.Budget.Simulations = 400
-	}
-	if err := cfg.Budget.Validate(); err != nil {
-		return mcts.Config{}, err
+	if cfg.Budget != (mcts.Budget{}) {
+		if err := cfg.Budget.Validate(); err != nil {
+			return mcts.Config{}, err
+		}
 	}
 	var search mcts.Config
 	if cfg.Search != nil {

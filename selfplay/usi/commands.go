@@ -18,6 +18,7 @@ func (s *handler) Handle(ctx context.Context, cmd, arg, line string) (quit bool)
 		return false
 	case "stop":
 		e.Cancel()
+		e.sendHeld()
 		return false
 	case "ponderhit":
 		e.ponderHit(ctx)
@@ -27,11 +28,13 @@ func (s *handler) Handle(ctx context.Context, cmd, arg, line string) (quit bool)
 		return true
 	case "gameover":
 		e.Stop(true)
+		e.held = "" // the game is over: nothing to answer
 		return false
 	}
 	// the rest: a search in progress ends first, with its bestmove (a GUI
-	// should have sent stop)
+	// should have sent stop), and so does a held answer
 	e.Stop(false)
+	e.sendHeld()
 	switch cmd {
 	case "usi":
 		e.identify()

@@ -28,6 +28,9 @@ type Engine struct {
 	hashMB   int
 	threads  int
 	overhead time.Duration // Move Overhead
+	// held is the answer to a "go ponder" on a finished position, sent
+	// at its stop or ponderhit (USI: no bestmove before either); "" none.
+	held string
 }
 
 // handler is the Engine as the core's Handler.

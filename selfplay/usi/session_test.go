@@ -81,3 +81,19 @@ func TestOverlongLine(t *testing.T) {
 	s.Send("isready")
 	s.Expect("readyok")
 }
+
+// A "go ponder" on a finished position holds its bestmove until stop or
+// ponderhit (USI: never before).
+func TestPonderOnFinishedPosition(t *testing.T) {
+	s := newSession(t, Config{})
+	s.Send("setoption name USI_Variant value shoshogi", "setoption name MaxPlies value 2", "isready")
+	s.Expect("readyok")
+	for _, end := range []string{"stop", "ponderhit"} {
+		s.Send("position startpos moves 7g7f 3c3d", "go ponder btime 0 wtime 0 byoyomi 100", "isready")
+		if _, before := s.Expect("readyok"); len(before) != 1 || !strings.Contains(before[0], "game is over") {
+			t.Fatalf("go ponder on a finished game answered %q before %s", before, end)
+		}
+		s.Send(end)
+		s.Expect("bestmove resign")
+	}
+}

@@ -29,9 +29,12 @@ func (e *Engine) goCommand(ctx context.Context, arg string) {
 		e.Send("info string the game is over: %s", e.game.Result())
 	}
 	if over {
-		if l.mate {
+		switch {
+		case l.mate:
 			e.Send("checkmate nomate")
-		} else {
+		case l.ponder || l.infinite: // held until stop or ponderhit
+			e.held = "bestmove resign"
+		default:
 			e.Send("bestmove resign")
 		}
 		return
@@ -65,7 +68,7 @@ func (e *Engine) startThinking(ctx context.Context, l limits, received time.Time
 	case l.depth > 0 && (b.Sims == 0 || 100*l.depth < b.Sims):
 		b.Sims = 100 * l.depth
 	case b.Think == 0 && b.Sims == 0:
-		b.Sims = 400
+		b.Sims = engine.NoClockSimulations
 	}
 	e.Think(ctx, g, b, l, func(p engine.Progress) { e.sendInfo(p) })
 }
@@ -75,6 +78,7 @@ func (e *Engine) startThinking(ctx context.Context, l limits, received time.Time
 func (e *Engine) ponderHit(ctx context.Context) {
 	t := e.Thinking()
 	if t == nil {
+		e.sendHeld()
 		return
 	}
 	l, _ := t.Tag.(limits)
@@ -188,4 +192,13 @@ func (e *Engine) sendVisits(p engine.Progress) {
 		}
 	}
 	e.Send("%s", b.String())
+}
+
+// sendHeld sends the held answer of a "go ponder" or "go infinite" on a
+// finished position, if any.
+func (e *Engine) sendHeld() {
+	if e.held != "" {
+		e.Send("%s", e.held)
+		e.held = ""
+	}
 }
