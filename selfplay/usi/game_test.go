@@ -1,7 +1,9 @@
 package usi
 
 import (
+	"flag"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -16,6 +18,15 @@ import (
 // used is taken off; byoyomi is per move; an increment is added after the
 // move). It fails if a move comes late, and returns the game.
 func selfPlay(t *testing.T, v rules.VariantID, options []string, main, inc, byoyomi time.Duration, plies int, ponder bool) *rules.Game {
+	t.Helper()
+	return selfPlayTimed(t, v, options, main, inc, byoyomi, plies, ponder, nil)
+}
+
+// selfPlayTimed is selfPlay; with observe set, it reports each move's time
+// used and the time it had (the clock plus the byoyomi) instead of
+// failing on a late one.
+func selfPlayTimed(t *testing.T, v rules.VariantID, options []string, main, inc, byoyomi time.Duration, plies int, ponder bool,
+	observe func(used, allowed time.Duration)) *rules.Game {
 	t.Helper()
 	cfg := rules.DefaultConfig(v)
 	for _, o := range options {
@@ -58,7 +69,9 @@ func selfPlay(t *testing.T, v rules.VariantID, options []string, main, inc, byoy
 		}
 		line, _ := s.Expect("bestmove ")
 		used := time.Since(start)
-		if used > clock[side]+byoyomi {
+		if observe != nil {
+			observe(used, clock[side]+byoyomi)
+		} else if used > clock[side]+byoyomi {
 			t.Fatalf("ply %d: %v used of %v + byoyomi %v (%s)", ply, used, clock[side], byoyomi, goLine)
 		}
 		clock[side] = max(clock[side]-used, 0) + inc
@@ -133,4 +146,37 @@ func TestInfiniteStop(t *testing.T) {
 	line, _ := s.Expect("bestmove ")
 	g := rules.NewGame(rules.MustNew(rules.DefaultConfig(rules.Chu)).StartPosition())
 	playUSI(t, g, strings.Fields(line)[1])
+}
+
+var overrunMoves = flag.Int("overrun-moves", 0, "TestOverrunReport: moves to play at 500 ms byoyomi, pondering off and on (0: skip)")
+
+// TestOverrunReport plays Sho at 500 ms byoyomi (no main time) until
+// -overrun-moves moves, pondering off and then on, and logs each mode's
+// worst and median time over the allowed (negative: in time). Run it with
+// the machine busy, e.g. beside a training job:
+//
+//	go test ./selfplay/usi -run TestOverrunReport -overrun-moves 200 -v
+func TestOverrunReport(t *testing.T) {
+	if *overrunMoves <= 0 {
+		t.Skip("a measurement: give -overrun-moves N")
+	}
+	for _, ponder := range []bool{false, true} {
+		var over []time.Duration
+		for len(over) < *overrunMoves {
+			selfPlayTimed(t, rules.Sho, []string{"MaxPlies=200"}, 0, 0, 500*time.Millisecond, *overrunMoves-len(over), ponder,
+				func(used, allowed time.Duration) { over = append(over, used-allowed) })
+		}
+		slices.Sort(over)
+		late := 0
+		for _, d := range over {
+			if d > 0 {
+				late++
+			}
+		}
+		t.Logf("ponder %v: %d moves, worst %v over the byoyomi, median %v, %d late", ponder, len(over),
+			over[len(over)-1], over[len(over)/2], late)
+		if late > 0 {
+			t.Errorf("ponder %v: %d of %d moves late, the worst by %v", ponder, late, len(over), over[len(over)-1])
+		}
+	}
 }
