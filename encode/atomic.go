@@ -1,6 +1,7 @@
 package encode
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -31,6 +32,22 @@ func NewAtomic(path string) (*Atomic, error) {
 		return nil, fmt.Errorf("writing %s: %w", path, err)
 	}
 	return &Atomic{path: path, tmp: tmp}, nil
+}
+
+// RemoveTemps deletes the temporary files that writes into dir left
+// when a crash cut them off (".NAME.tmp-*"; never a file in use: call it
+// before anything writes into dir). It returns how many it removed.
+func RemoveTemps(dir string) (int, error) {
+	tmps, err := filepath.Glob(filepath.Join(dir, ".*.tmp-*"))
+	n := 0
+	for _, t := range tmps {
+		if e := os.Remove(t); e == nil {
+			n++
+		} else if !errors.Is(e, os.ErrNotExist) {
+			err = errors.Join(err, e)
+		}
+	}
+	return n, err
 }
 
 // Path returns the final path.

@@ -54,3 +54,22 @@ func TestSampleFileMode(t *testing.T) {
 		t.Errorf("sample file mode %v, %v; want %v", st.Mode().Perm(), err, FileMode)
 	}
 }
+
+// TestRemoveTemps removes what a cut-off write left (".NAME.tmp-*") and
+// nothing else.
+func TestRemoveTemps(t *testing.T) {
+	dir := t.TempDir()
+	for _, n := range []string{".a.samples.tmp-123", ".b.jsonl.tmp-9", "a.samples", "c.tmp-1", ".hidden"} {
+		if err := os.WriteFile(filepath.Join(dir, n), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	n, err := RemoveTemps(dir)
+	if err != nil || n != 2 {
+		t.Fatalf("RemoveTemps: %d, %v; want 2", n, err)
+	}
+	left, _ := filepath.Glob(filepath.Join(dir, "*")) // dot files too
+	if len(left) != 3 {
+		t.Errorf("left %v; want .hidden, a.samples and c.tmp-1", left)
+	}
+}

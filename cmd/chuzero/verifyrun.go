@@ -41,7 +41,7 @@ func verifyRun(run checkpoints.Run) verifyReport {
 		}
 	}
 	samples := visibleFiles(run.Samples(), encode.SampleFileExt)
-	r.Unpaired = unpaired(samples, encode.SampleFileExt, prunedAway(records, r.prunedThrough), ".jsonl")
+	r.Unpaired = unpaired(samples, encode.SampleFileExt, prunedAway(records, samples, r.prunedThrough), ".jsonl")
 	return r
 }
 
@@ -171,14 +171,22 @@ func verifySampleFile(path string, specs map[rules.VariantID]*encode.Spec) (n, i
 }
 
 // prunedAway leaves out the record files whose sample files pruning
-// deleted (those named up to the ledger's newest).
-func prunedAway(records []string, through string) []string {
+// deleted: those named up to the ledger's newest whose sample file is
+// gone. (Pruning goes by the order files were loaded, not by name: a batch
+// a worker republished late keeps its older name and outlives newer
+// files.)
+func prunedAway(records, samples []string, through string) []string {
 	if through == "" {
 		return records
 	}
+	present := map[string]bool{}
+	for _, f := range samples {
+		present[strings.TrimSuffix(filepath.Base(f), encode.SampleFileExt)] = true
+	}
 	var out []string
 	for _, f := range records {
-		if strings.TrimSuffix(filepath.Base(f), ".jsonl") > through {
+		name := strings.TrimSuffix(filepath.Base(f), ".jsonl")
+		if name > through || present[name] {
 			out = append(out, f)
 		}
 	}
