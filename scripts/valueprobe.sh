@@ -12,7 +12,7 @@
 #   CHECKPOINT  latest (default), a name, a step or a file
 #
 # Environment: PIECES, the SFEN letters of the pieces to take away
-# (default: sho "r b g", chu "n q r", heian "r b"), CHUZERO a built binary
+# (default: sho "r b g", chu "n q r", heian "b d t"), CHUZERO a built binary
 # (default: built from this checkout).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -26,7 +26,7 @@ chuzero_bin
 case $variant in
 sho) usi=shoshogi pieces=${PIECES:-r b g} ;;
 chu) usi=chushogi pieces=${PIECES:-n q r} ;;
-heian) usi=heiandaishogi pieces=${PIECES:-r b} ;;
+heian) usi=heiandaishogi pieces=${PIECES:-b d t} ;;
 *)
 	echo "valueprobe.sh: variant '$variant' in $run/config.json not known" >&2
 	exit 2
