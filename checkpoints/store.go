@@ -51,12 +51,7 @@ func Open(dir string) (*Store, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("checkpoints: %w", err)
 	}
-	tmps, _ := filepath.Glob(filepath.Join(dir, ".*"+Ext+".tmp-*"))
-	for _, t := range tmps {
-		if info, err := os.Stat(t); err == nil && time.Since(info.ModTime()) > time.Minute {
-			os.Remove(t) // a writer interrupted a while ago, not one at work
-		}
-	}
+	encode.RemoveTemps(dir, time.Minute) // a writer interrupted a while ago, not one at work
 	return &Store{Dir: dir}, nil
 }
 

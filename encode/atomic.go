@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"time"
 )
 
 // FileMode is the mode of every file chuzero writes: readable by everyone,
@@ -34,13 +35,17 @@ func NewAtomic(path string) (*Atomic, error) {
 	return &Atomic{path: path, tmp: tmp}, nil
 }
 
-// RemoveTemps deletes the temporary files that writes into dir left
-// when a crash cut them off (".NAME.tmp-*"; never a file in use: call it
-// before anything writes into dir). It returns how many it removed.
-func RemoveTemps(dir string) (int, error) {
+// RemoveTemps deletes the temporary files (".NAME.tmp-*") that writes into
+// dir left when a crash cut them off, those last modified more than age
+// ago: a write at work on a directory shared with other processes is
+// younger. It returns how many it removed.
+func RemoveTemps(dir string, age time.Duration) (int, error) {
 	tmps, err := filepath.Glob(filepath.Join(dir, ".*.tmp-*"))
 	n := 0
 	for _, t := range tmps {
+		if info, e := os.Stat(t); e != nil || time.Since(info.ModTime()) <= age {
+			continue
+		}
 		if e := os.Remove(t); e == nil {
 			n++
 		} else if !errors.Is(e, os.ErrNotExist) {

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestWriteAtomic(t *testing.T) {
@@ -55,21 +56,27 @@ func TestSampleFileMode(t *testing.T) {
 	}
 }
 
-// TestRemoveTemps removes what a cut-off write left (".NAME.tmp-*") and
-// nothing else.
+// TestRemoveTemps removes what a cut-off write left (".NAME.tmp-*") a
+// while ago, and nothing else: not a temporary file a write may still be
+// at, nor another file.
 func TestRemoveTemps(t *testing.T) {
 	dir := t.TempDir()
-	for _, n := range []string{".a.samples.tmp-123", ".b.jsonl.tmp-9", "a.samples", "c.tmp-1", ".hidden"} {
-		if err := os.WriteFile(filepath.Join(dir, n), nil, 0o644); err != nil {
+	old := time.Now().Add(-time.Hour)
+	for _, n := range []string{".a.samples.tmp-123", ".b.jsonl.tmp-9", ".c.jsonl.tmp-7", "a.samples", "c.tmp-1", ".hidden"} {
+		p := filepath.Join(dir, n)
+		if err := os.WriteFile(p, nil, 0o644); err != nil {
 			t.Fatal(err)
 		}
+		if n != ".c.jsonl.tmp-7" { // the write at work
+			os.Chtimes(p, old, old)
+		}
 	}
-	n, err := RemoveTemps(dir)
+	n, err := RemoveTemps(dir, time.Minute)
 	if err != nil || n != 2 {
 		t.Fatalf("RemoveTemps: %d, %v; want 2", n, err)
 	}
 	left, _ := filepath.Glob(filepath.Join(dir, "*")) // dot files too
-	if len(left) != 3 {
-		t.Errorf("left %v; want .hidden, a.samples and c.tmp-1", left)
+	if len(left) != 4 {
+		t.Errorf("left %v; want .c.jsonl.tmp-7, .hidden, a.samples and c.tmp-1", left)
 	}
 }

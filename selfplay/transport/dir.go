@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"time"
 
 	"chuzero/checkpoints"
 	"chuzero/encode"
@@ -20,11 +21,15 @@ type Dir struct {
 }
 
 // NewDir returns the transport of run directory dir, creating samples/
-// and games/.
+// and games/ and removing from them the temporary files of writes a crash
+// cut off more than a minute ago.
 func NewDir(dir string) (Dir, error) {
 	d := Dir{Run: checkpoints.Run{Dir: dir}}
 	for _, p := range []string{d.Run.Samples(), d.Run.Games()} {
 		if err := os.MkdirAll(p, 0o755); err != nil {
+			return d, fmt.Errorf("transport: %w", err)
+		}
+		if _, err := encode.RemoveTemps(p, time.Minute); err != nil {
 			return d, fmt.Errorf("transport: %w", err)
 		}
 	}

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"os"
+	"path/filepath"
 	"testing"
+	"time"
 
 	"go.uber.org/goleak"
 )
@@ -51,5 +53,34 @@ func TestBatchHash(t *testing.T) {
 	}
 	if a.Hash() != (Batch{Name: "other", Samples: []byte("ab"), Records: []byte("c")}).Hash() {
 		t.Error("the hash depends on the name")
+	}
+}
+
+// TestNewDirRemovesStaleTemps: a directory opened again loses the
+// temporary files a kill cut off a while ago, and keeps one a process
+// sharing the directory may still be writing.
+func TestNewDirRemovesStaleTemps(t *testing.T) {
+	dir := t.TempDir()
+	d, err := NewDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stale := filepath.Join(d.Run.Samples(), ".x.samples.tmp-1")
+	fresh := filepath.Join(d.Run.Games(), ".x.jsonl.tmp-2")
+	for _, p := range []string{stale, fresh} {
+		if err := os.WriteFile(p, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	old := time.Now().Add(-time.Hour)
+	os.Chtimes(stale, old, old)
+	if _, err := NewDir(dir); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(stale); !os.IsNotExist(err) {
+		t.Errorf("the stale temporary file is still there: %v", err)
+	}
+	if _, err := os.Stat(fresh); err != nil {
+		t.Errorf("the fresh temporary file is gone: %v", err)
 	}
 }

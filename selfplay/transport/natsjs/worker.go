@@ -49,12 +49,6 @@ func NewWorker(cfg Config, dir string, m *Metrics, log *slog.Logger) (*Worker, e
 	if err == nil {
 		err = os.MkdirAll(checkpoints.Run{Dir: dir}.Games(), 0o755)
 	}
-	// what a kill cut off mid-write into the outbox (nothing writes there yet)
-	for _, d := range []string{ob.Run.Samples(), ob.Run.Games()} {
-		if err == nil {
-			_, err = encode.RemoveTemps(d)
-		}
-	}
 	if err != nil {
 		c.Close()
 		return nil, err
