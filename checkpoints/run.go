@@ -42,6 +42,10 @@ const (
 	OutboxDir      = "outbox"
 )
 
+// RecordExt ends the name of every file of game records (JSON lines): the
+// batches in games/ and the logs in logs/.
+const RecordExt = ".jsonl"
+
 func (r Run) path(parts ...string) string {
 	return filepath.Join(append([]string{r.Dir}, parts...)...)
 }

@@ -60,6 +60,22 @@ func Preset(name string) (Config, error) {
 	return c, nil
 }
 
+// Override returns c with the given sizes in place of its own (0 keeps
+// one): residual blocks, filters (the trunk's and the policy head's) and
+// the global pooling interval.
+func (c Config) Override(blocks, filters, globalPoolEvery int) Config {
+	if blocks > 0 {
+		c.Blocks = blocks
+	}
+	if filters > 0 {
+		c.Filters, c.PolicyFilters = filters, filters
+	}
+	if globalPoolEvery > 0 {
+		c.GlobalPoolEvery = globalPoolEvery
+	}
+	return c
+}
+
 // DefaultConfig returns the CPU default, the small preset.
 func DefaultConfig() Config { return Presets["small"] }
 

@@ -1,6 +1,9 @@
 package rules
 
-import "sort"
+import (
+	"sort"
+	"sync"
+)
 
 // Perft counts the sequences of legal moves of the given depth from p
 // (perft(0) = 1). It counts canonical moves and applies no game-end rule
@@ -50,4 +53,39 @@ func Divide(p *Position, depth int) []DivideEntry {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Text < out[j].Text })
 	return out
+}
+
+// ParallelDivide is Divide at depth with workers goroutines sharing the
+// root moves, each on its own copy of the position, and the total count
+// (1 at depth 0, with no entries).
+func ParallelDivide(p *Position, depth, workers int) ([]DivideEntry, uint64) {
+	if depth == 0 {
+		return nil, 1
+	}
+	entries := Divide(p, 1) // root moves, sorted, with perft(0) = 1
+	if depth > 1 {
+		var wg sync.WaitGroup
+		next := make(chan int)
+		for w := 0; w < workers; w++ {
+			wg.Add(1)
+			go func(q Position) {
+				defer wg.Done()
+				for i := range next {
+					u := q.Make(entries[i].Move)
+					entries[i].Nodes = Perft(&q, depth-1)
+					q.Unmake(entries[i].Move, u)
+				}
+			}(*p)
+		}
+		for i := range entries {
+			next <- i
+		}
+		close(next)
+		wg.Wait()
+	}
+	var total uint64
+	for _, e := range entries {
+		total += e.Nodes
+	}
+	return entries, total
 }

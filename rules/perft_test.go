@@ -128,3 +128,35 @@ func TestDivide(t *testing.T) {
 		})
 	}
 }
+
+// TestParallelDivide: the goroutines sharing the root moves count what
+// Divide counts, at every depth and number of workers, and leave the
+// position as it was.
+func TestParallelDivide(t *testing.T) {
+	r := MustNew(DefaultConfig(Sho))
+	p := r.StartPosition()
+	before := p.SFEN()
+	for depth := 0; depth <= 3; depth++ {
+		want := Perft(&p, depth)
+		for _, workers := range []int{1, 3} {
+			entries, total := ParallelDivide(&p, depth, workers)
+			if total != want {
+				t.Errorf("depth %d, %d workers: total %d, want %d", depth, workers, total, want)
+			}
+			if depth > 0 {
+				serial := Divide(&p, depth)
+				if len(entries) != len(serial) {
+					t.Fatalf("depth %d: %d entries, want %d", depth, len(entries), len(serial))
+				}
+				for i := range serial {
+					if entries[i] != serial[i] {
+						t.Errorf("depth %d, %d workers: %+v, want %+v", depth, workers, entries[i], serial[i])
+					}
+				}
+			}
+		}
+	}
+	if p.SFEN() != before {
+		t.Error("position changed by ParallelDivide")
+	}
+}

@@ -7,10 +7,13 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"chuzero/checkpoints"
 	"chuzero/encode"
 	"chuzero/rules"
 	"chuzero/selfplay/transport"
@@ -120,7 +123,7 @@ func (w *writer) flush() error {
 		chunks[i] = f.samples
 	}
 	// the name ends in the highest game index it holds: a restarted run
-	// continues after it (see the commands' nextGameIndex)
+	// continues after it (NextGameIndex)
 	// file names sort by time and stay unique across processes sharing dir
 	name := fmt.Sprintf("%s-%05d-g%d", namePrefix(), nameSeq.Add(1), last)
 	samples, err := encode.EncodeSampleFile(w.variant, chunks)
@@ -137,4 +140,24 @@ func (w *writer) flush() error {
 	// the publisher bounds its own waits; the games' context may be over
 	// already (the last batch of a run is flushed after it ends)
 	return w.pub.Publish(context.Background(), transport.Batch{Name: name, Samples: samples, Records: buf.Bytes(), Games: len(w.pending)})
+}
+
+// NextGameIndex returns one past the highest game index recorded in the
+// games directory dir (batch names end in -g<last index>, as flush names
+// them), so that a resumed run does not replay seeds.
+func NextGameIndex(dir string) uint64 {
+	names, _ := filepath.Glob(filepath.Join(dir, "*"+checkpoints.RecordExt))
+	var next uint64
+	for _, n := range names {
+		base := strings.TrimSuffix(filepath.Base(n), checkpoints.RecordExt)
+		i := strings.LastIndex(base, "-g")
+		if i < 0 {
+			continue
+		}
+		var last uint64
+		if _, err := fmt.Sscanf(base[i+2:], "%d", &last); err == nil && last+1 > next {
+			next = last + 1
+		}
+	}
+	return next
 }

@@ -8,8 +8,10 @@ import (
 	"os"
 	"strings"
 
+	"chuzero/mcts"
 	"chuzero/rules"
 	"chuzero/selfplay/arena"
+	"chuzero/selfplay/training"
 )
 
 func init() {
@@ -61,7 +63,7 @@ type arenaMatch struct {
 	rc       rules.Config
 	out      string // records directory
 	total    int    // games of the whole match, at most
-	nets     *networks
+	nets     *training.Networks
 	elog     *os.File // nil without -engine-log
 }
 
@@ -112,20 +114,26 @@ func (a *arenaMatch) openEntrants(o *arenaOptions, dir string) error {
 		batch = arena.MatchBatch(o.conc)
 	}
 	var err error
-	if a.nets, err = newNetworks(dir, o.vf.variant, batch, o.threads); err != nil {
+	if a.nets, err = training.NewNetworks(dir, o.vf.variant, batch, o.threads); err != nil {
 		return err
 	}
+	var engineLog io.Writer // a nil *os.File is not a nil Writer
 	if o.engineLog != "" {
 		if a.elog, err = os.Create(o.engineLog); err != nil {
 			return err
 		}
+		engineLog = a.elog
+	}
+	lookup := func(ref string) (mcts.Evaluator, string, error) {
+		ev, name, _, err := a.nets.Lookup(ref)
+		return ev, name, err
 	}
 	for _, s := range o.players {
-		p, err := parsePlayer(s, o.budget)
+		p, err := arena.ParsePlayer(s, o.budget)
 		if err != nil {
 			return err
 		}
-		e, err := a.nets.entrant(p, a.elog)
+		e, err := p.Entrant(lookup, engineLog)
 		if err != nil {
 			return err
 		}
@@ -181,7 +189,7 @@ func (a *arenaMatch) close() {
 		a.elog.Close()
 	}
 	if a.nets != nil {
-		a.nets.close()
+		a.nets.Close()
 	}
 }
 

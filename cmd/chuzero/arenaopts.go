@@ -19,6 +19,7 @@ import (
 	"chuzero/checkpoints"
 	"chuzero/mcts"
 	"chuzero/selfplay/arena"
+	"chuzero/selfplay/training"
 )
 
 // arenaOptions are the flags and players of "chuzero arena".
@@ -40,7 +41,7 @@ type arenaOptions struct {
 // done with the exit status when the command should stop: help shown, a
 // flag error, or fewer than two players.
 func parseArenaFlags(args []string, stderr io.Writer) (o arenaOptions, code int, done bool) {
-	fs := newFlagSet("arena", "arena [-run DIR] [-variant chu] [-games N] [-sprt elo0,elo1] [flags] PLAYER PLAYER [PLAYER...]\n\n"+playerSpecHelp, stderr)
+	fs := newFlagSet("arena", "arena [-run DIR] [-variant chu] [-games N] [-sprt elo0,elo1] [flags] PLAYER PLAYER [PLAYER...]\n\n"+arena.PlayerSpecHelp, stderr)
 	o.vf.register(fs)
 	fs.StringVar(&o.runDir, "run", "", "run directory whose checkpoints the players name (default runs/<variant> if it exists)")
 	fs.IntVar(&o.games, "games", 10, "games per pairing (even: each opening is played with both colours)")
@@ -61,7 +62,7 @@ func parseArenaFlags(args []string, stderr io.Writer) (o arenaOptions, code int,
 	fs.StringVar(&o.metricsAddr, "metrics-addr", "127.0.0.1:9464", "serve /metrics and, for a run directory, its web UI here (a free port if taken; off: none)")
 	o.access.register(fs, "metrics-")
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "Usage: chuzero arena [flags] PLAYER PLAYER [PLAYER...]\n\n%s\n\nFlags:\n", playerSpecHelp)
+		fmt.Fprintf(stderr, "Usage: chuzero arena [flags] PLAYER PLAYER [PLAYER...]\n\n%s\n\nFlags:\n", arena.PlayerSpecHelp)
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -138,7 +139,7 @@ func defaultArenaOut(runDir string) string {
 // shuts the server down.
 func serveArena(ctx context.Context, o *arenaOptions, log *slog.Logger) (func(), error) {
 	reg := prometheus.NewRegistry()
-	for _, c := range processMetrics() {
+	for _, c := range training.ProcessMetrics() {
 		reg.MustRegister(c)
 	}
 	var ui http.Handler

@@ -6,7 +6,6 @@ import (
 	"runtime"
 	"time"
 
-	"chuzero/encode"
 	"chuzero/model"
 	"chuzero/rules"
 )
@@ -30,34 +29,25 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "chuzero bench: %v\n", err)
 		return 1
 	}
-	v, cfg, err := o.netConfig()
+	bc, err := o.config()
 	if err != nil {
 		return fail(err)
 	}
-	w, err := newBenchWork(&o, v, cfg)
+	fmt.Fprintf(stdout, "bench %s: %s %s, %s, batch %d, BLAS %s, GOMAXPROCS %d\n",
+		o.what, o.preset, bc.Net, bc.Variant, o.batch, model.BLAS, runtime.GOMAXPROCS(0))
+	r, err := model.Bench(bc)
 	if err != nil {
 		return fail(err)
 	}
-	defer w.close()
 	peak := benchPeak(o.peak)
-	fmt.Fprintf(stdout, "bench %s: %s %s (%d params), %s, batch %d, BLAS %s, GOMAXPROCS %d\n",
-		o.what, o.preset, cfg, w.weights.NumParams(), v, o.batch, model.BLAS, runtime.GOMAXPROCS(0))
-	fmt.Fprintf(stdout, "work: %.1f MFLOP per position (%s)\n", w.flopsPerPos/1e6, map[string]string{
-		"infer": "forward", "train": "3x forward: forward + backward"}[o.what])
-	if err := w.step(); err != nil { // warm-up: allocates the buffers
-		return fail(err)
-	}
-	r, err := measureBench(w.step, o.seconds)
-	if err != nil {
-		return fail(err)
-	}
-	pps := float64(r.steps*o.batch) / r.seconds
-	gflops := pps * w.flopsPerPos / 1e9
+	fmt.Fprintf(stdout, "work: %.1f MFLOP per position (%s), %d params\n", r.FLOPsPerPos/1e6, map[string]string{
+		"infer": "forward", "train": "3x forward: forward + backward"}[o.what], r.Params)
+	gflops := r.GFLOPS(o.batch)
 	fmt.Fprintf(stdout, "%d batches in %.2f s: %.1f ms per batch, %.0f bytes and %.0f allocations per batch\n",
-		r.steps, r.seconds, 1000*r.seconds/float64(r.steps), r.bytes, r.allocs)
+		r.Batches, r.Seconds, 1000*r.Seconds/float64(r.Batches), r.BytesPerBatch, r.AllocsPerBatch)
 	fmt.Fprintf(stdout, "peak: %.1f GFLOP/s fp32 = %s\n", peak.GFLOPS, peak.Explain)
 	fmt.Fprintf(stdout, "achieved: %.1f GFLOP/s = %.1f%% of peak\n", gflops, 100*gflops/peak.GFLOPS)
-	fmt.Fprintf(stdout, "%.1f\n", pps)
+	fmt.Fprintf(stdout, "%.1f\n", r.PositionsPerSecond(o.batch))
 	return 0
 }
 
@@ -86,73 +76,18 @@ func parseBenchFlags(args []string, stderr io.Writer) (o benchOptions, code int,
 	return o, code, done
 }
 
-// netConfig returns the variant and the network configuration to measure.
-func (o *benchOptions) netConfig() (rules.VariantID, model.Config, error) {
+// config returns the measurement the flags describe.
+func (o *benchOptions) config() (model.BenchConfig, error) {
 	v, err := rules.ParseVariant(o.variant)
 	if err != nil {
-		return v, model.Config{}, err
+		return model.BenchConfig{}, err
 	}
 	cfg, err := model.Preset(o.preset)
 	if err != nil {
-		return v, cfg, err
+		return model.BenchConfig{}, err
 	}
-	if o.blocks > 0 {
-		cfg.Blocks = o.blocks
-	}
-	if o.filters > 0 {
-		cfg.Filters, cfg.PolicyFilters = o.filters, o.filters
-	}
-	if o.batch < 1 || o.seconds <= 0 {
-		return v, cfg, fmt.Errorf("batch and seconds must be positive")
-	}
-	return v, cfg, nil
-}
-
-// benchWork is what a bench repeats: one batch of -what on random
-// weights and positions.
-type benchWork struct {
-	weights     *model.Weights
-	step        func() error
-	flopsPerPos float64 // of one position through step
-	close       func()
-}
-
-// newBenchWork builds the network of cfg and the step -what measures.
-func newBenchWork(o *benchOptions, v rules.VariantID, cfg model.Config) (benchWork, error) {
-	spec := encode.MustSpec(v, encode.DefaultOptions())
-	w := benchWork{close: func() {}}
-	var err error
-	if w.weights, err = model.NewWeights(cfg, spec, 1); err != nil {
-		return w, err
-	}
-	b, err := model.RandomBatch(spec, o.batch, 1)
-	if err != nil {
-		return w, err
-	}
-	w.flopsPerPos = cfg.ForwardFLOPs(spec)
-	switch o.what {
-	case "infer":
-		net := model.NewNet(w.weights)
-		ws := net.NewWorkspace(o.batch)
-		w.step = func() error { return net.Forward(ws, b.Planes, o.batch) }
-	case "train":
-		kind, err := model.ParseOptimizer(o.optimizer)
-		if err != nil {
-			return w, err
-		}
-		tc := model.DefaultTrainConfig()
-		tc.Batch, tc.Optimizer = o.batch, kind
-		tr, err := model.NewTrainer(w.weights, tc)
-		if err != nil {
-			return w, err
-		}
-		w.close = func() { tr.Close() }
-		w.step = func() error { _, err := tr.Step(b, 1e-4); return err }
-		w.flopsPerPos *= 3 // backward ~ twice the forward
-	default:
-		return w, fmt.Errorf("unknown -what %q (want infer or train)", o.what)
-	}
-	return w, nil
+	return model.BenchConfig{What: o.what, Variant: v, Net: cfg.Override(o.blocks, o.filters, 0), Batch: o.batch,
+		Seconds: o.seconds, Optimizer: o.optimizer}, nil
 }
 
 // benchPeak is the machine's fp32 peak: given (GFLOP/s) if positive, else
@@ -162,31 +97,4 @@ func benchPeak(given float64) model.Peak {
 		return model.Peak{GFLOPS: given, Explain: "given with -peak-gflops"}
 	}
 	return model.MeasurePeak(time.Second)
-}
-
-// benchResult is a timed run of steps: how many, their wall time and
-// the heap bytes and allocations of one step on average.
-type benchResult struct {
-	steps         int
-	seconds       float64
-	bytes, allocs float64
-}
-
-// measureBench calls step for at least seconds (and at least once).
-func measureBench(step func() error, seconds float64) (benchResult, error) {
-	var ms0, ms1 runtime.MemStats
-	runtime.ReadMemStats(&ms0)
-	start := time.Now()
-	steps := 0
-	for steps == 0 || time.Since(start).Seconds() < seconds {
-		if err := step(); err != nil {
-			return benchResult{}, err
-		}
-		steps++
-	}
-	el := time.Since(start).Seconds()
-	runtime.ReadMemStats(&ms1)
-	n := float64(steps)
-	return benchResult{steps: steps, seconds: el, bytes: float64(ms1.TotalAlloc-ms0.TotalAlloc) / n,
-		allocs: float64(ms1.Mallocs-ms0.Mallocs) / n}, nil
 }

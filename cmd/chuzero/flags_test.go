@@ -7,13 +7,14 @@ import (
 	"testing"
 
 	"chuzero/rules"
+	"chuzero/selfplay/training"
 )
 
 // TestFlagHelpMatchesDefaults: the help of the thread and games flags
 // states the defaults the run config really has.
 func TestFlagHelpMatchesDefaults(t *testing.T) {
 	_, _, errs := runCmd("train", "-h")
-	cfg := DefaultRunConfig(rules.Chu)
+	cfg := training.Default(rules.Chu)
 	for _, want := range []string{
 		fmt.Sprintf("half the cores, %d here", cfg.Train.Threads),
 		fmt.Sprintf("every core, %d here", cfg.Self.Threads),

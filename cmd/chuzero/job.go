@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+
+	"chuzero/selfplay/training"
 )
 
 // job is the setup that "train", "selfplay" and "trainer" share: the flag
@@ -39,11 +41,10 @@ type job struct {
 	beforeSetup func() error
 
 	log  *slog.Logger
-	cfg  RunConfig
+	cfg  training.Config
 	dir  string
 	ctx  context.Context // cancelled by a signal or after -duration
 	reg  *prometheus.Registry
-	m    *Metrics
 	prog *progress // nil with -quiet
 
 	stopSignals  context.CancelFunc
@@ -83,7 +84,7 @@ func (j *job) open(args []string, maxSteps *int64) (code int, done bool) {
 		return j.fail(err), true
 	}
 	j.ctx, j.stopSignals = signalContext(j.rf.duration)
-	j.reg, j.m = newRegistry()
+	j.reg = prometheus.NewRegistry()
 	if !j.rf.quiet {
 		var steps int64
 		if maxSteps != nil {
@@ -161,10 +162,14 @@ func (j *job) close() {
 	j.stopSignals()
 }
 
-// newRegistry returns a registry with the run's metrics.
-func newRegistry() (*prometheus.Registry, *Metrics) {
-	reg := prometheus.NewRegistry()
-	return reg, NewMetrics(reg)
+// options are the run's options for the library (training.Options): the run
+// directory and config, the logger, the registry and the progress line.
+func (j *job) options() training.Options {
+	o := training.Options{Dir: j.dir, Config: j.cfg, Log: j.log, Registry: j.reg}
+	if j.prog != nil { // a nil *progress is not a nil Observer
+		o.Observer = j.prog
+	}
+	return o
 }
 
 // newLogger writes to w as text or JSON.

@@ -1,17 +1,14 @@
 package main
 
 import (
-	"context"
 	"fmt"
-	"log/slog"
 	"net"
 	"path/filepath"
-	"reflect"
 	"sync"
 	"testing"
 
 	"chuzero/checkpoints"
-	"chuzero/selfplay/arena"
+	"chuzero/selfplay/training"
 	"chuzero/selfplay/transport/natsjs"
 )
 
@@ -88,33 +85,9 @@ func TestNatsTrainerAndTwoWorkers(t *testing.T) {
 	}
 	// the workers took the trainer's config (the quick one, not Sho's defaults)
 	for _, d := range wdirs {
-		c, err := loadRunConfig("", d, "")
+		c, err := training.Load("", d, "")
 		if err != nil || c.Model.Preset != "tiny" {
 			t.Errorf("worker %s: config preset %q, %v; want the trainer's tiny", d, c.Model.Preset, err)
 		}
-	}
-}
-
-// TestNatsPublishesPromotion: under gating the trainer publishes the new
-// best as the judge promotes it, after the judge's earlier Promote, and a
-// network already published is not published again.
-func TestNatsPublishesPromotion(t *testing.T) {
-	var order []string
-	n := &natsTrainer{published: -1, publishCkpt: func(_ context.Context, e checkpoints.Entry) error {
-		order = append(order, "publish "+e.Name)
-		return nil
-	}}
-	judge := &arena.Judge{Promote: func(e checkpoints.Entry) error { order = append(order, "self-play "+e.Name); return nil }}
-	j := &job{ctx: context.Background(), log: slog.New(slog.DiscardHandler)}
-	n.publishPromotions(j, judge)
-	for _, step := range []int64{10, 10, 20} {
-		if err := judge.Promote(checkpoints.Entry{Name: checkpoints.Name(step), Step: step}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want := []string{"self-play step-000000010", "publish step-000000010", "self-play step-000000010",
-		"self-play step-000000020", "publish step-000000020"}
-	if !reflect.DeepEqual(order, want) {
-		t.Errorf("calls %q, want %q", order, want)
 	}
 }

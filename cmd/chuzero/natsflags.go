@@ -1,18 +1,11 @@
 package main
 
 import (
-	"context"
 	"flag"
-	"fmt"
-	"hash/fnv"
-	"os"
-	"os/signal"
-	"path/filepath"
-	"syscall"
+	"io"
 	"time"
 
-	"chuzero/checkpoints"
-	"chuzero/encode"
+	"chuzero/selfplay/training"
 	"chuzero/selfplay/transport/natsjs"
 )
 
@@ -56,40 +49,13 @@ func (n *natsFlags) register(fs *flag.FlagSet, trainer bool) {
 // on reports whether NATS is in use.
 func (n *natsFlags) on() bool { return n.url != "" || n.embedded != "" }
 
-// config returns the client config for run directory dir.
-func (n *natsFlags) config(dir string) natsjs.Config {
-	run := n.run
-	if run == "" {
-		abs, _ := filepath.Abs(dir)
-		run = natsjs.RunName(filepath.Base(abs))
+// options returns the library's NATS options; stdout, if set, is told
+// the embedded server's address.
+func (n *natsFlags) options(stdout io.Writer) *training.NATS {
+	return &training.NATS{
+		Client: natsjs.Config{URL: n.url, Run: n.run, Worker: n.worker, Creds: n.creds, NKeySeed: n.nkey, CA: n.ca,
+			Cert: n.cert, Key: n.key, TLS: n.tls, MaxBytes: n.maxBytes, MaxAge: n.maxAge, Replicas: n.replicas,
+			MaxAckPending: n.maxAckPending},
+		Embedded: n.embedded, EmbeddedAuth: n.embeddedAuth, MaxMemory: n.maxMemory, MaxStore: n.maxStore, Stdout: stdout,
 	}
-	return natsjs.Config{URL: n.url, Run: run, Worker: n.worker, Creds: n.creds, NKeySeed: n.nkey, CA: n.ca,
-		Cert: n.cert, Key: n.key, TLS: n.tls, MaxBytes: n.maxBytes, MaxAge: n.maxAge, Replicas: n.replicas,
-		MaxAckPending: n.maxAckPending}
-}
-
-// fetchConfig writes the run config the trainer published into the
-// worker's run directory dir, for the setup to read (flags and -config
-// still override it); it waits for the trainer, until SIGINT or SIGTERM.
-func (n *natsFlags) fetchConfig(dir string) error {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	w, err := natsjs.NewWorker(n.config(dir), dir, nil, nil)
-	if err != nil {
-		return err
-	}
-	defer w.Close()
-	data, err := w.Config(ctx)
-	if err != nil {
-		return fmt.Errorf("the run config from NATS: %w", err)
-	}
-	return encode.WriteAtomic(checkpoints.Run{Dir: dir}.Config(), data)
-}
-
-// workerSeed gives each NATS worker its own seed (unless -seed is given):
-// the run seed mixed with the worker's name.
-func workerSeed(seed uint64, worker string) uint64 {
-	h := fnv.New64a()
-	h.Write([]byte(worker))
-	return seed ^ h.Sum64()
 }

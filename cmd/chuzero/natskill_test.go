@@ -15,6 +15,7 @@ import (
 	"chuzero/checkpoints"
 	"chuzero/encode"
 	"chuzero/rules"
+	"chuzero/selfplay/training"
 	"chuzero/selfplay/transport/natsjs"
 )
 
@@ -32,12 +33,12 @@ func startReceiver(t *testing.T, run string) *natsTrainerOnly {
 		t.Fatal(err)
 	}
 	dir := filepath.Join(t.TempDir(), "run")
-	cfg, err := loadRunConfig("", dir, writeQuickConfig(t))
+	cfg, err := training.Load("", dir, writeQuickConfig(t))
 	if err == nil {
 		err = os.MkdirAll(dir, 0o755)
 	}
 	if err == nil {
-		err = cfg.write(dir)
+		err = cfg.Write(dir)
 	}
 	if err != nil {
 		srv.Close()
@@ -169,7 +170,7 @@ func checkNothingLost(t *testing.T, wdir string, tr *natsTrainerOnly) {
 	if len(left) > 0 {
 		t.Errorf("left in the outbox: %v", left)
 	}
-	r := verifyRun(trun)
+	r := training.Verify(trun)
 	t.Logf("worker acknowledged %d batches; trainer: %d record files, %d games, %d samples", len(acked), r.RecordFiles, r.Games, r.Samples)
 	if len(r.Problems) > 0 || r.DuplicateIDs > 0 || r.Unpaired > 0 || r.RecordFiles != len(acked) {
 		t.Errorf("trainer's directory: %d record files for %d acknowledged, %d duplicate ids, %d unpaired, problems %v",

@@ -6,7 +6,6 @@ import (
 	"io"
 	"runtime"
 	"strings"
-	"sync"
 	"time"
 
 	"chuzero/rules"
@@ -65,7 +64,7 @@ func runPerft(args []string, stdout, stderr io.Writer) int {
 		return fail(fmt.Errorf("workers must be at least 1, got %d", *workers))
 	}
 	start := time.Now()
-	entries, total := parallelDivide(&p, *depth, *workers)
+	entries, total := rules.ParallelDivide(&p, *depth, *workers)
 	elapsed := time.Since(start)
 	if *divide {
 		for _, e := range entries {
@@ -89,38 +88,4 @@ func startPosition(r *rules.Rules, sfen, fen string) (rules.Position, error) {
 		return r.ParseFEN(fen)
 	}
 	return r.StartPosition(), nil
-}
-
-// parallelDivide computes the per-root-move counts with several goroutines,
-// each on its own copy of the position.
-func parallelDivide(p *rules.Position, depth, workers int) ([]rules.DivideEntry, uint64) {
-	if depth == 0 {
-		return nil, 1
-	}
-	entries := rules.Divide(p, 1) // root moves, sorted, with perft(0) = 1
-	if depth > 1 {
-		var wg sync.WaitGroup
-		next := make(chan int)
-		for w := 0; w < workers; w++ {
-			wg.Add(1)
-			go func(q rules.Position) {
-				defer wg.Done()
-				for i := range next {
-					u := q.Make(entries[i].Move)
-					entries[i].Nodes = rules.Perft(&q, depth-1)
-					q.Unmake(entries[i].Move, u)
-				}
-			}(*p)
-		}
-		for i := range entries {
-			next <- i
-		}
-		close(next)
-		wg.Wait()
-	}
-	var total uint64
-	for _, e := range entries {
-		total += e.Nodes
-	}
-	return entries, total
 }

@@ -5,13 +5,13 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"path/filepath"
 
 	"chuzero/checkpoints"
 	"chuzero/mcts"
 	"chuzero/rules"
 	"chuzero/selfplay/arena"
 	"chuzero/selfplay/cecp"
+	"chuzero/selfplay/training"
 )
 
 func init() {
@@ -85,7 +85,7 @@ func newPlayConfig(o *playOptions, log *slog.Logger, stderr io.Writer) (cecp.Con
 	}
 	closeNets := func() {}
 	if nets != nil {
-		closeNets = nets.close
+		closeNets = nets.Close
 		err = withNetwork(&cfg, nets, o, log)
 	} else {
 		err = withoutNetwork(&cfg, o)
@@ -103,17 +103,17 @@ func newPlayConfig(o *playOptions, log *slog.Logger, stderr io.Writer) (cecp.Con
 // openPlayNetworks opens the run's networks, or returns nil with
 // -checkpoint none, or when the default run directory has no checkpoints
 // (then saying so on stderr).
-func openPlayNetworks(o *playOptions, stderr io.Writer) (*networks, error) {
+func openPlayNetworks(o *playOptions, stderr io.Writer) (*training.Networks, error) {
 	if o.ckpt == "none" {
 		return nil, nil
 	}
 	dir := runDirOf(o.runDir, o.variant)
-	nets, err := newNetworks(dir, o.variant, arena.MatchBatch(1), o.threads) // one game: its leaves in flight
+	nets, err := training.NewNetworks(dir, o.variant, arena.MatchBatch(1), o.threads) // one game: its leaves in flight
 	if err != nil {
 		return nil, err
 	}
-	if nets.store == nil && !exists(o.ckpt) {
-		nets.close()
+	if !nets.HasStore() && !exists(o.ckpt) {
+		nets.Close()
 		if o.runDir != "" || o.ckpt != "latest" {
 			return nil, fmt.Errorf("no checkpoint %q: %s has no checkpoints (use -checkpoint none for search without a network)", o.ckpt, dir)
 		}
@@ -125,8 +125,8 @@ func openPlayNetworks(o *playOptions, stderr io.Writer) (*networks, error) {
 
 // withNetwork sets cfg to play checkpoint -checkpoint of nets: its
 // evaluator, its variant only, and its rules under those of -rule.
-func withNetwork(cfg *cecp.Config, nets *networks, o *playOptions, log *slog.Logger) error {
-	e, err := findCheckpoint(nets, o.ckpt)
+func withNetwork(cfg *cecp.Config, nets *training.Networks, o *playOptions, log *slog.Logger) error {
+	e, err := nets.Find(o.ckpt)
 	if err != nil {
 		return err
 	}
@@ -138,8 +138,8 @@ func withNetwork(cfg *cecp.Config, nets *networks, o *playOptions, log *slog.Log
 	if o.variant != "" && o.variant != v {
 		return fmt.Errorf("-variant %s, but %s is a %s network", o.variant, e.Name, v)
 	}
-	nets.variant = v
-	eval, ename, _, err := nets.evaluator(e.Path)
+	nets.SetVariant(v)
+	eval, ename, _, err := nets.Lookup(e.Path)
 	if err != nil {
 		return err
 	}
@@ -176,20 +176,6 @@ func withoutNetwork(cfg *cecp.Config, o *playOptions) error {
 		cfg.Variants = append([]rules.VariantID{id}, otherVariants(id)...)
 	}
 	return nil
-}
-
-// findCheckpoint resolves ref in the run's store, or as a file.
-func findCheckpoint(n *networks, ref string) (checkpoints.Entry, error) {
-	if n.store != nil {
-		e, err := n.store.Find(ref)
-		if err == nil || !exists(ref) {
-			return e, err
-		}
-	}
-	if !exists(ref) {
-		return checkpoints.Entry{}, fmt.Errorf("checkpoint %q: %w", ref, os.ErrNotExist)
-	}
-	return checkpoints.Entry{Path: ref, Name: filepath.Base(ref)}, nil
 }
 
 // assignments lists c's options as Name=Value.

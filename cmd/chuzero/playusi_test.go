@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"chuzero/model/modeltest"
 	"chuzero/rules"
 )
 
@@ -44,7 +45,7 @@ func TestPlayUSIPipe(t *testing.T) {
 // -protocol usi without the "usi" command first, and a network's engine:
 // it offers the network's game only.
 func TestPlayUSIForcedCheckpoint(t *testing.T) {
-	dir := fakeRun(t, rules.Sho, 10)
+	dir := modeltest.FakeRun(t, rules.Sho, 10)
 	p := startPlay(t, "-run", dir, "-sims", "8", "-protocol", "usi")
 	p.send("isready")
 	p.expect("readyok")

@@ -58,20 +58,23 @@ func newProgress(out *os.File, log *slog.Logger, duration time.Duration, maxStep
 	return p
 }
 
-func (p *progress) game(rec *selfplay.Record) {
+// Game implements training.Observer.
+func (p *progress) Game(rec *selfplay.Record) {
 	p.mu.Lock()
 	p.games++
 	p.mu.Unlock()
 }
 
-func (p *progress) move(sims int) {
+// Move implements training.Observer.
+func (p *progress) Move(sims int) {
 	p.mu.Lock()
 	p.plies++
 	p.sims += int64(sims)
 	p.mu.Unlock()
 }
 
-func (p *progress) trainStep(i model.StepInfo) {
+// TrainStep implements training.Observer.
+func (p *progress) TrainStep(i model.StepInfo) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.firstStep < 0 {
@@ -86,7 +89,8 @@ func (p *progress) trainStep(i model.StepInfo) {
 	}
 }
 
-func (p *progress) checkpoint(name string) {
+// Checkpoint implements training.Observer.
+func (p *progress) Checkpoint(name string) {
 	p.mu.Lock()
 	p.ckpt = name
 	p.mu.Unlock()

@@ -11,6 +11,7 @@ import (
 	"chuzero/checkpoints"
 	"chuzero/rules"
 	"chuzero/selfplay"
+	"chuzero/selfplay/training"
 )
 
 // runFlags are the flags shared by train, selfplay and trainer.
@@ -37,7 +38,7 @@ type runFlags struct {
 // -train-threads) with withTrain, the self-play ones (-games,
 // -selfplay-threads) with withSelf.
 func (f *runFlags) register(fs *flag.FlagSet, withTrain, withSelf bool) {
-	trainCores, selfCores := splitCores(runtime.GOMAXPROCS(0))
+	trainCores, selfCores := training.SplitCores(runtime.GOMAXPROCS(0))
 	fs.StringVar(&f.run, "run", "", "run directory (default runs/<variant>): config.json, samples/, games/, checkpoints/")
 	fs.StringVar(&f.config, "config", "", "YAML or JSON config file (keys as in the run's config.json; see README)")
 	fs.StringVar(&f.variant, "variant", "", "game: chu, sho or heian (default: the run's, else chu)")
@@ -61,11 +62,11 @@ func (f *runFlags) register(fs *flag.FlagSet, withTrain, withSelf bool) {
 
 // setup loads the effective config, applies the flags, creates the run
 // directory and writes its config.json.
-func (f *runFlags) setup(fs *flag.FlagSet) (RunConfig, string, error) {
+func (f *runFlags) setup(fs *flag.FlagSet) (training.Config, string, error) {
 	f.set = map[string]bool{}
 	fs.Visit(func(fl *flag.Flag) { f.set[fl.Name] = true })
 	dir := runDirOf(f.run, f.variant)
-	cfg, err := loadRunConfig(f.variant, dir, f.config)
+	cfg, err := training.Load(f.variant, dir, f.config)
 	if err != nil {
 		return cfg, dir, err
 	}
@@ -103,13 +104,13 @@ func (f *runFlags) setup(fs *flag.FlagSet) (RunConfig, string, error) {
 			cfg.Rules[name] = value
 		}
 	}
-	if err := cfg.validate(dir); err != nil {
+	if err := cfg.Validate(dir); err != nil {
 		return cfg, dir, err
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return cfg, dir, err
 	}
-	return cfg, dir, cfg.write(dir)
+	return cfg, dir, cfg.Write(dir)
 }
 
 // exists reports whether the file or directory p exists.

@@ -13,7 +13,9 @@ import (
 	"time"
 
 	"chuzero/checkpoints"
+	"chuzero/model/modeltest"
 	"chuzero/rules"
+	"chuzero/selfplay/training"
 	"chuzero/selfplay/web"
 )
 
@@ -22,7 +24,7 @@ import (
 func webTestRun(t *testing.T, v rules.VariantID) string {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "run")
-	cfg := DefaultRunConfig(v)
+	cfg := training.Default(v)
 	cfg.Model.Preset = "tiny"
 	b, _ := json.Marshal(cfg)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -31,7 +33,7 @@ func webTestRun(t *testing.T, v rules.VariantID) string {
 	if err := os.WriteFile(filepath.Join(dir, checkpoints.ConfigFile), b, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	fillRun(t, dir, v, 0, 3)
+	modeltest.FillRun(t, dir, v, 0, 3)
 	return dir
 }
 

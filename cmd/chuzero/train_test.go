@@ -18,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
 	"go.uber.org/goleak"
@@ -28,6 +29,7 @@ import (
 	"chuzero/rules"
 	"chuzero/selfplay"
 	"chuzero/selfplay/report"
+	"chuzero/selfplay/training"
 	"chuzero/selfplay/transport/natsjs"
 )
 
@@ -323,7 +325,7 @@ func TestRunConfigFile(t *testing.T) {
 	}
 	js := filepath.Join(t.TempDir(), "c.json")
 	os.WriteFile(js, []byte(`{"variant": "heian", "model": {"preset": "tiny"}, "train": {"batch": 16}}`), 0o644)
-	cfg, err := loadRunConfig("", dir, js)
+	cfg, err := training.Load("", dir, js)
 	if err != nil || cfg.Variant != "heian" || cfg.Train.Batch != 16 || cfg.Self.Games != 64 {
 		t.Errorf("JSON config: %+v, %v", cfg, err)
 	}
@@ -336,7 +338,8 @@ func TestDashboardUsesRealMetrics(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	reg, _ := newRegistry()
+	reg := prometheus.NewRegistry()
+	training.NewMetrics(reg)
 	natsjs.NewMetrics(reg) // selfplay and trainer -nats add them
 	fams, err := reg.Gather()
 	if err != nil {

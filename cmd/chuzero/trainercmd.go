@@ -3,6 +3,8 @@ package main
 import (
 	"fmt"
 	"io"
+
+	"chuzero/selfplay/training"
 )
 
 func init() {
@@ -10,8 +12,8 @@ func init() {
 }
 
 // runTrainer implements "chuzero trainer -run DIR": it trains on the
-// samples that self-play processes write into DIR and writes checkpoints
-// there, which they pick up.
+// samples that self-play processes write into DIR (or publish over NATS)
+// and writes checkpoints there, which they pick up (run.Trainer).
 func runTrainer(args []string, stdout, stderr io.Writer) int {
 	j := newJob("trainer", "trainer [-run DIR] [-variant chu] [-max-steps N] [-duration D] [flags]", true, false, stdout, stderr)
 	maxSteps := j.fs.Int64("max-steps", 0, "stop, cleanly, once training reaches this step (0: no limit)")
@@ -21,26 +23,22 @@ func runTrainer(args []string, stdout, stderr io.Writer) int {
 		return code
 	}
 	defer j.close()
-	ts, err := newTrainSide(j.cfg, j.dir, j.m, j.log)
+	o := j.options()
+	if nf.on() {
+		o.NATS = nf.options(stdout)
+	}
+	t, err := training.NewTrainer(j.ctx, o)
 	if err != nil {
 		return j.fail(err)
 	}
-	defer ts.close()
-	ts.prog = j.prog
-	if nf.on() {
-		nt, err := startNatsTrainer(j, &nf, ts)
-		if err != nil {
-			return j.fail(err)
-		}
-		defer nt.close()
-	}
+	defer t.Close()
 	j.startProgress(j.ctx)
 	if err := j.serve(); err != nil {
 		return j.fail(err)
 	}
-	if err := ts.run(j.ctx, *maxSteps); err != nil {
+	if err := t.Run(j.ctx, *maxSteps); err != nil {
 		return j.fail(err)
 	}
-	fmt.Fprintf(stdout, "stopped at step %d\n", ts.loop.Step())
+	fmt.Fprintf(stdout, "stopped at step %d\n", t.Step())
 	return 0
 }

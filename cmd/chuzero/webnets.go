@@ -9,6 +9,7 @@ import (
 	"chuzero/checkpoints"
 	"chuzero/encode"
 	"chuzero/model"
+	"chuzero/selfplay/training"
 	"chuzero/selfplay/web"
 )
 
@@ -63,7 +64,7 @@ func (n *webNetworks) load(e checkpoints.Entry, variant string) error {
 	if n.net != nil && n.path == e.Path && n.mod.Equal(fi.ModTime()) && n.net.Spec.Variant.String() == variant {
 		return nil
 	}
-	net, err := loadNet(e, variant)
+	net, err := training.LoadNet(e, variant)
 	if err != nil {
 		return err
 	}

@@ -1,19 +1,19 @@
-package main
+package arena
 
 import (
 	"errors"
 	"fmt"
+	"io"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
 
 	"chuzero/mcts"
-	"chuzero/selfplay/arena"
 )
 
-// playerSpecHelp documents the player arguments of "chuzero arena".
-const playerSpecHelp = `Players (two or more):
+// PlayerSpecHelp documents the player arguments of "chuzero arena".
+const PlayerSpecHelp = `Players (two or more):
   latest, step-000001000, 1000, path/to/file.ckpt
                       a checkpoint of the run (-run) or a checkpoint file
   uniform             tree search with uniform priors (no network)
@@ -39,8 +39,8 @@ Each may be followed by options, comma-separated:
   memory=MB, timeout=D, opt:NAME=VALUE   engine hash, move timeout, engine option
 Example: chuzero arena -games 20 latest,sims=200 hachu,depth=2`
 
-// playerSpec is a parsed player argument.
-type playerSpec struct {
+// PlayerSpec is a parsed player argument.
+type PlayerSpec struct {
 	kind   string // checkpoint, uniform, material, random, greedy, ab, xboard
 	ref    string // checkpoint reference, or the engine command line
 	name   string
@@ -63,7 +63,7 @@ type playerSpec struct {
 }
 
 // quiescence returns the player's quiescence blend.
-func (p playerSpec) quiescence() float64 {
+func (p PlayerSpec) quiescence() float64 {
 	switch {
 	case p.qsSet:
 		return p.qs
@@ -73,10 +73,10 @@ func (p playerSpec) quiescence() float64 {
 	return 0
 }
 
-// parsePlayer reads one player argument (see playerSpecHelp).
-func parsePlayer(s string, def mcts.Budget) (playerSpec, error) {
+// ParsePlayer reads one player argument (see PlayerSpecHelp).
+func ParsePlayer(s string, def mcts.Budget) (PlayerSpec, error) {
 	parts := strings.Split(s, ",")
-	p := playerSpec{ref: strings.TrimSpace(parts[0]), budget: def, opts: map[string]string{}}
+	p := PlayerSpec{ref: strings.TrimSpace(parts[0]), budget: def, opts: map[string]string{}}
 	switch {
 	case p.ref == "":
 		return p, fmt.Errorf("player %q: empty", s)
@@ -111,7 +111,7 @@ func parsePlayer(s string, def mcts.Budget) (playerSpec, error) {
 
 // setOption applies one option of a player spec ("key=value"); the first
 // sims= or time= replaces the default budget, whose flag budgetSet keeps.
-func (p *playerSpec) setOption(o string, budgetSet *bool) error {
+func (p *PlayerSpec) setOption(o string, budgetSet *bool) error {
 	k, v, _ := strings.Cut(strings.TrimSpace(o), "=")
 	var err error
 	switch {
@@ -168,7 +168,7 @@ func (p *playerSpec) setOption(o string, budgetSet *bool) error {
 		p.tmout, err = time.ParseDuration(v)
 	case strings.HasPrefix(k, "opt:"):
 		var name, value string
-		name, value, err = arena.ParseEngineOption(strings.TrimPrefix(o, "opt:"))
+		name, value, err = ParseEngineOption(strings.TrimPrefix(o, "opt:"))
 		p.opts[name] = value
 	default:
 		err = errors.New("unknown option")
@@ -181,8 +181,8 @@ var abOptions = map[string]bool{"name": true, "depth": true, "time": true, "node
 
 // alphaBeta is the arena player of an ab spec: depth 2 unless a depth,
 // time or node cap is given.
-func (p playerSpec) alphaBeta() arena.AlphaBeta {
-	a := arena.AlphaBeta{Label: p.name, Depth: p.depth, Time: p.mtime, Nodes: p.nodes}
+func (p PlayerSpec) alphaBeta() AlphaBeta {
+	a := AlphaBeta{Label: p.name, Depth: p.depth, Time: p.mtime, Nodes: p.nodes}
 	if a.Depth == 0 && a.Time == 0 && a.Nodes == 0 {
 		a.Depth = 2
 	}
@@ -191,7 +191,7 @@ func (p playerSpec) alphaBeta() arena.AlphaBeta {
 
 // label is the player's default name: "hachu-d2", "step-000001000",
 // "uniform-200".
-func (p playerSpec) label(ckptName string) string {
+func (p PlayerSpec) label(ckptName string) string {
 	if p.name != "" {
 		return p.name
 	}
@@ -219,7 +219,7 @@ func (p playerSpec) label(ckptName string) string {
 // qsLabel is the label's mark of a quiescence blend given with qs=:
 // "-qs0.5"; "" for the player's default (a checkpoint's match default,
 // none for uniform and material).
-func (p playerSpec) qsLabel() string {
+func (p PlayerSpec) qsLabel() string {
 	if p.qsSet {
 		return "-qs" + strconv.FormatFloat(p.qs, 'g', -1, 64)
 	}
@@ -231,4 +231,47 @@ func budgetLabel(b mcts.Budget) string {
 		return b.Time.String()
 	}
 	return strconv.Itoa(b.Simulations)
+}
+
+// Lookup resolves a checkpoint reference of a player spec to its
+// evaluator and the checkpoint's name (the run's networks).
+type Lookup func(ref string) (mcts.Evaluator, string, error)
+
+// Entrant builds the arena player of p: lookup resolves a checkpoint
+// player's network, and an XBoard engine's traffic goes to engineLog (nil:
+// none).
+func (p PlayerSpec) Entrant(lookup Lookup, engineLog io.Writer) (Entrant, error) {
+	switch p.kind {
+	case "random":
+		return Random{}, nil
+	case "greedy":
+		return Greedy{}, nil
+	case "ab":
+		return p.alphaBeta(), nil
+	case "uniform", "material":
+		var eval mcts.Evaluator = mcts.Uniform{}
+		if p.kind == "material" {
+			eval = mcts.Material{Scale: 3}
+		}
+		s := NewSearcher(p.label(""), eval, p.budget)
+		s.Gumbel = p.gumbel
+		s.Config.Quiescence = p.quiescence()
+		return s, p.budget.Validate()
+	case "xboard":
+		e := &Engine{Label: p.label(""), Command: strings.Fields(p.ref), Depth: p.depth, Memory: p.memory,
+			MoveTime: p.mtime, Timeout: p.tmout, Options: p.opts, Log: engineLog}
+		if _, err := LookPath(e.Command[0]); err != nil {
+			return nil, fmt.Errorf("engine %q: %w", p.ref, err)
+		}
+		return e, nil
+	}
+	eval, name, err := lookup(p.ref)
+	if err != nil {
+		return nil, err
+	}
+	s := NewSearcher(p.label(name), eval, p.budget)
+	s.Gumbel = p.gumbel
+	s.Config.MaterialUtility = p.utility
+	s.Config.Quiescence = p.quiescence()
+	return s, p.budget.Validate()
 }

@@ -1,4 +1,4 @@
-package main
+package training
 
 import (
 	"context"
@@ -18,8 +18,8 @@ type trainSide struct {
 	store *checkpoints.Store
 	loop  *model.Loop
 	judge *arena.Judge
-	// prog, if set before run, shows checkpoints and steps.
-	prog *progress
+	// obs is shown checkpoints and steps.
+	obs Observer
 	// afterCheckpoint, if set, runs after each new checkpoint has been
 	// counted, shown and handed to the judge (train: self-play switches).
 	afterCheckpoint func(checkpoints.Entry, *model.Weights)
@@ -27,9 +27,9 @@ type trainSide struct {
 
 // newTrainSide opens the run's store and training loop and builds the
 // judge, with the loop's checkpoints and steps wired to the metrics, the
-// training log, the judge and t.prog; close releases it.
-func newTrainSide(cfg RunConfig, dir string, m *Metrics, log *slog.Logger) (*trainSide, error) {
-	lc, err := cfg.loopConfig(dir)
+// training log, the judge and obs; close releases it.
+func newTrainSide(cfg Config, dir string, m *Metrics, obs Observer, log *slog.Logger) (*trainSide, error) {
+	lc, err := cfg.LoopConfig(dir)
 	if err != nil {
 		return nil, err
 	}
@@ -49,13 +49,11 @@ func newTrainSide(cfg RunConfig, dir string, m *Metrics, log *slog.Logger) (*tra
 		loop.Close()
 		return nil, err
 	}
-	t := &trainSide{store: store, loop: loop, judge: j}
+	t := &trainSide{store: store, loop: loop, judge: j, obs: obs}
 	trainLog := newTrainLog(dir)
 	loop.OnCheckpoint = func(e checkpoints.Entry, w *model.Weights) {
 		m.checkpoint(e.Step)
-		if t.prog != nil {
-			t.prog.checkpoint(e.Name)
-		}
+		t.obs.Checkpoint(e.Name)
 		j.Checkpoint(e)
 		if t.afterCheckpoint != nil {
 			t.afterCheckpoint(e, w)
@@ -69,9 +67,7 @@ func newTrainSide(cfg RunConfig, dir string, m *Metrics, log *slog.Logger) (*tra
 	loop.OnStep = func(i model.StepInfo) {
 		m.step(i)
 		trainLog.step(i, log)
-		if t.prog != nil {
-			t.prog.trainStep(i)
-		}
+		t.obs.TrainStep(i)
 	}
 	return t, nil
 }

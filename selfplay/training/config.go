@@ -1,4 +1,4 @@
-package main
+package training
 
 import (
 	"encoding/json"
@@ -13,9 +13,9 @@ import (
 	"chuzero/selfplay/arena"
 )
 
-// RunConfig is a training run's configuration: the file -config reads
+// Config is a training run's configuration: the file -config reads
 // (YAML or JSON), the defaults, and what every run writes to DIR/config.json.
-type RunConfig struct {
+type Config struct {
 	Variant string             `json:"variant"`         // chu, sho or heian
 	Rules   map[string]string  `json:"rules,omitempty"` // rules options, Name: Value
 	Seed    uint64             `json:"seed"`            // initialisation, self-play and minibatch seeds derive from it
@@ -75,15 +75,15 @@ type TrainConfig struct {
 	Mirror *bool `json:"mirror,omitempty"`
 }
 
-// DefaultRunConfig returns the embedded defaults for variant v: local
+// Default returns the embedded defaults for variant v: local
 // files, the CPU, the small network; the cores split between training and
-// self-play (see splitCores).
-func DefaultRunConfig(v rules.VariantID) RunConfig {
+// self-play (see SplitCores).
+func Default(v rules.VariantID) Config {
 	sp := selfplay.DefaultConfig(v)
 	lc := model.DefaultLoopConfig(v)
-	trainThreads, selfThreads := splitCores(runtime.GOMAXPROCS(0))
+	trainThreads, selfThreads := SplitCores(runtime.GOMAXPROCS(0))
 	sp.Threads, lc.Train.Threads = selfThreads, trainThreads
-	return RunConfig{
+	return Config{
 		Variant: v.String(), Seed: 1, Metrics: "127.0.0.1:9464",
 		Model:  ModelConfig{Preset: "small", HistoryPlies: encode.DefaultOptions().HistoryPlies},
 		Self:   SelfPlayConfig{sp, sp.Search},
@@ -93,16 +93,16 @@ func DefaultRunConfig(v rules.VariantID) RunConfig {
 	}
 }
 
-// splitCores divides the cores between the trainer and the self-play
+// SplitCores divides the cores between the trainer and the self-play
 // network: self-play's network layers use every core, training half of
 // them; the trainer's reuse cap (max_reuse) paces it, so the cores go to
 // self-play whenever it waits for data. Measured on 2 cores (Chu, small
 // network, 3 minutes from the same state): 1+2 threads 185 samples trained
 // and 44 generated per second; 2+2 181 and 43; a strict 1+1 146 and 36.
-func splitCores(cores int) (train, self int) { return max(1, cores/2), cores }
+func SplitCores(cores int) (train, self int) { return max(1, cores/2), cores }
 
-// rulesConfig returns the rules of the run.
-func (c *RunConfig) rulesConfig() (rules.Config, error) {
+// RulesConfig returns the rules of the run.
+func (c *Config) RulesConfig() (rules.Config, error) {
 	id, err := rules.ParseVariant(c.Variant)
 	if err != nil {
 		return rules.Config{}, err
@@ -116,31 +116,23 @@ func (c *RunConfig) rulesConfig() (rules.Config, error) {
 	return rc, rc.Validate()
 }
 
-// modelConfig returns the architecture.
-func (c *RunConfig) modelConfig() (model.Config, error) {
+// ModelConfig returns the architecture.
+func (c *Config) ModelConfig() (model.Config, error) {
 	mc, err := model.Preset(c.Model.Preset)
 	if err != nil {
 		return mc, err
 	}
-	if c.Model.Blocks > 0 {
-		mc.Blocks = c.Model.Blocks
-	}
-	if c.Model.Filters > 0 {
-		mc.Filters, mc.PolicyFilters = c.Model.Filters, c.Model.Filters
-	}
-	if c.Model.GlobalPoolEvery > 0 {
-		mc.GlobalPoolEvery = c.Model.GlobalPoolEvery
-	}
+	mc = mc.Override(c.Model.Blocks, c.Model.Filters, c.Model.GlobalPoolEvery)
 	return mc, mc.Validate()
 }
 
-// loopConfig returns the trainer's configuration.
-func (c *RunConfig) loopConfig(runDir string) (model.LoopConfig, error) {
-	rc, err := c.rulesConfig()
+// LoopConfig returns the trainer's configuration.
+func (c *Config) LoopConfig(runDir string) (model.LoopConfig, error) {
+	rc, err := c.RulesConfig()
 	if err != nil {
 		return model.LoopConfig{}, err
 	}
-	mc, err := c.modelConfig()
+	mc, err := c.ModelConfig()
 	if err != nil {
 		return model.LoopConfig{}, err
 	}
@@ -159,7 +151,7 @@ func (c *RunConfig) loopConfig(runDir string) (model.LoopConfig, error) {
 // encodeOptions returns the input encoding of a fresh network under rules
 // rc: the model section's, with the progress plane over the self-play cap
 // unless progress_plies says otherwise.
-func (c *RunConfig) encodeOptions(rc rules.Config) encode.Options {
+func (c *Config) encodeOptions(rc rules.Config) encode.Options {
 	o := encode.Options{HistoryPlies: c.Model.HistoryPlies, ProgressPlies: c.Model.ProgressPlies}
 	if o.ProgressPlies == 0 {
 		o.ProgressPlies = rc.MaxPlies
@@ -170,9 +162,9 @@ func (c *RunConfig) encodeOptions(rc rules.Config) encode.Options {
 	return o
 }
 
-// selfPlayConfig returns the self-play configuration.
-func (c *RunConfig) selfPlayConfig(runDir string) (selfplay.Config, error) {
-	rc, err := c.rulesConfig()
+// SelfPlayConfig returns the self-play configuration.
+func (c *Config) SelfPlayConfig(runDir string) (selfplay.Config, error) {
+	rc, err := c.RulesConfig()
 	if err != nil {
 		return selfplay.Config{}, err
 	}
@@ -182,9 +174,9 @@ func (c *RunConfig) selfPlayConfig(runDir string) (selfplay.Config, error) {
 	return sp, sp.Validate()
 }
 
-// validate checks every section.
-func (c *RunConfig) validate(runDir string) error {
-	if _, err := c.loopConfig(runDir); err != nil {
+// Validate checks every section.
+func (c *Config) Validate(runDir string) error {
+	if _, err := c.LoopConfig(runDir); err != nil {
 		return err
 	}
 	if err := c.Eval.Validate(); err != nil {
@@ -193,12 +185,12 @@ func (c *RunConfig) validate(runDir string) error {
 	if err := c.Gating.Validate(); err != nil {
 		return err
 	}
-	_, err := c.selfPlayConfig(runDir)
+	_, err := c.SelfPlayConfig(runDir)
 	return err
 }
 
-// write stores the effective config in DIR/config.json, atomically.
-func (c *RunConfig) write(runDir string) error {
+// Write stores the effective config in DIR/config.json, atomically.
+func (c *Config) Write(runDir string) error {
 	data, err := json.MarshalIndent(c, "", "  ")
 	if err != nil {
 		return err

@@ -1,4 +1,4 @@
-package main
+package training
 
 import (
 	"sync"
@@ -62,7 +62,7 @@ type Metrics struct {
 func NewMetrics(reg prometheus.Registerer) *Metrics {
 	m := &Metrics{}
 	for _, group := range [][]prometheus.Collector{m.selfPlayMetrics(), m.evaluatorMetrics(), m.trainMetrics(),
-		m.checkpointMetrics(), m.evalMetrics(), processMetrics()} {
+		m.checkpointMetrics(), m.evalMetrics(), ProcessMetrics()} {
 		for _, c := range group {
 			reg.MustRegister(c)
 		}

@@ -1,4 +1,4 @@
-package main
+package training
 
 import (
 	"errors"
@@ -11,11 +11,11 @@ import (
 	"chuzero/rules"
 )
 
-// loadRunConfig builds the effective config: the defaults of the variant,
+// Load builds the effective config: the defaults of the variant,
 // then DIR/config.json of an existing run, then the file given with
 // -config, each overriding the one before (flags come last, in the
 // commands).
-func loadRunConfig(variant, runDir, file string) (RunConfig, error) {
+func Load(variant, runDir, file string) (Config, error) {
 	var paths []string
 	existing := checkpoints.Run{Dir: runDir}.Config()
 	if _, err := os.Stat(existing); err == nil {
@@ -33,17 +33,17 @@ func loadRunConfig(variant, runDir, file string) (RunConfig, error) {
 		}
 		data, err := os.ReadFile(p)
 		if err != nil {
-			return RunConfig{}, err
+			return Config{}, err
 		}
 		if err := yaml.Unmarshal(data, &peek); err != nil {
-			return RunConfig{}, fmt.Errorf("config %s: %w", p, err)
+			return Config{}, fmt.Errorf("config %s: %w", p, err)
 		}
 		if peek.Variant == "" {
 			continue
 		}
 		if p == existing {
 			if variant != "" && peek.Variant != variant {
-				return RunConfig{}, fmt.Errorf("the run in %s plays %s, not %s", runDir, peek.Variant, variant)
+				return Config{}, fmt.Errorf("the run in %s plays %s, not %s", runDir, peek.Variant, variant)
 			}
 			v = peek.Variant
 		} else if v == "" {
@@ -55,23 +55,23 @@ func loadRunConfig(variant, runDir, file string) (RunConfig, error) {
 	}
 	id, err := rules.ParseVariant(v)
 	if err != nil {
-		return RunConfig{}, err
+		return Config{}, err
 	}
-	cfg := DefaultRunConfig(id)
+	cfg := Default(id)
 	for _, p := range paths {
 		data, err := os.ReadFile(p)
 		if err != nil {
-			return RunConfig{}, err
+			return Config{}, err
 		}
 		if err := yaml.UnmarshalStrict(data, &cfg); err != nil {
-			return RunConfig{}, fmt.Errorf("config %s: %w", p, err)
+			return Config{}, fmt.Errorf("config %s: %w", p, err)
 		}
 	}
 	if cfg.Variant != id.String() {
-		return RunConfig{}, fmt.Errorf("config file %s sets variant %s, but the run plays %s", file, cfg.Variant, id)
+		return Config{}, fmt.Errorf("config file %s sets variant %s, but the run plays %s", file, cfg.Variant, id)
 	}
 	if cfg.Seed == 0 {
-		return RunConfig{}, errors.New("seed must not be 0")
+		return Config{}, errors.New("seed must not be 0")
 	}
 	return cfg, nil
 }

@@ -1,12 +1,9 @@
-package main
+package training
 
 import (
 	"context"
 	"errors"
-	"fmt"
 	"log/slog"
-	"path/filepath"
-	"strings"
 	"time"
 
 	"chuzero/checkpoints"
@@ -19,7 +16,7 @@ import (
 // selfPlayer is the self-play side of a run: the batching network
 // evaluator and the game runner.
 type selfPlayer struct {
-	cfg     RunConfig
+	cfg     Config
 	batcher *model.Batcher
 	runner  *selfplay.Runner
 	metrics *Metrics
@@ -34,8 +31,8 @@ type selfPlayer struct {
 
 // newSelfPlayer starts with net, the checkpoint name of training step
 // step (nil: the uniform evaluator until a network arrives).
-func newSelfPlayer(cfg RunConfig, dir string, net *model.Net, name string, step int64, m *Metrics, p *progress, log *slog.Logger) (*selfPlayer, error) {
-	spc, err := cfg.selfPlayConfig(dir)
+func newSelfPlayer(cfg Config, dir string, net *model.Net, name string, step int64, m *Metrics, p Observer, log *slog.Logger) (*selfPlayer, error) {
+	spc, err := cfg.SelfPlayConfig(dir)
 	if err != nil {
 		return nil, err
 	}
@@ -61,19 +58,15 @@ func newSelfPlayer(cfg RunConfig, dir string, net *model.Net, name string, step 
 	if spc.WarmStartGames > 0 { // opt-in: alpha-beta plays the run's first games
 		s.runner.Teacher = arena.AlphaBeta{Depth: spc.WarmStartDepth}.Teacher()
 	}
-	s.runner.SetFirstGame(nextGameIndex(checkpoints.Run{Dir: dir}.Games()))
+	s.runner.SetFirstGame(selfplay.NextGameIndex(checkpoints.Run{Dir: dir}.Games()))
 	s.runner.OnGame = func(rec *selfplay.Record) {
 		m.game(rec, s.runner.Stats())
 		m.resignThresh.Set(s.runner.ResignThreshold())
-		if p != nil {
-			p.game(rec)
-		}
+		p.Game(rec)
 	}
 	s.runner.OnMove = func(full bool, sims int) {
 		m.move(full, sims)
-		if p != nil {
-			p.move(sims)
-		}
+		p.Move(sims)
 	}
 	m.resignThresh.Set(spc.ResignThreshold)
 	return s, nil
@@ -122,42 +115,6 @@ func (s *selfPlayer) run(ctx context.Context, maxGames int) error {
 	return err
 }
 
-// nextGameIndex returns one past the highest game index recorded in the
-// games directory (file names end in -g<last index>), so that a resumed
-// run does not replay seeds.
-func nextGameIndex(dir string) uint64 {
-	names, _ := filepath.Glob(filepath.Join(dir, "*.jsonl"))
-	var next uint64
-	for _, n := range names {
-		base := strings.TrimSuffix(filepath.Base(n), ".jsonl")
-		i := strings.LastIndex(base, "-g")
-		if i < 0 {
-			continue
-		}
-		var last uint64
-		if _, err := fmt.Sscanf(base[i+2:], "%d", &last); err == nil && last+1 > next {
-			next = last + 1
-		}
-	}
-	return next
-}
-
-// loadNet loads a checkpoint of the run's store into an inference network.
-func loadNet(e checkpoints.Entry, variant string) (*model.Net, error) {
-	c, err := checkpoints.ReadFile(e.Path)
-	if err != nil {
-		return nil, err
-	}
-	if c.Meta.Variant != variant {
-		return nil, fmt.Errorf("%s: a %s network in a %s run: %w", e.Path, c.Meta.Variant, variant, checkpoints.ErrMismatch)
-	}
-	w, err := model.WeightsFromCheckpoint(c)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", e.Path, err)
-	}
-	return model.NewNet(w), nil
-}
-
 // playNetwork returns the checkpoint self-play should use: the latest, or
 // under gating the best (best.json), the latest until there is one.
 func playNetwork(dir string, store *checkpoints.Store, gating bool) (checkpoints.Entry, error) {
@@ -200,7 +157,7 @@ func (s *selfPlayer) watch(ctx context.Context, source networkSource, variant st
 			restart()
 			return
 		}
-		net, err := loadNet(e, variant)
+		net, err := LoadNet(e, variant)
 		if err != nil {
 			s.log.Error("cannot load the new checkpoint", "checkpoint", e.Name, "err", err)
 			s.step = e.Step // do not retry it every poll

@@ -1,11 +1,10 @@
-package main
+package training
 
 import (
 	"log/slog"
 	"time"
 
 	"chuzero/checkpoints"
-	"chuzero/mcts"
 	"chuzero/selfplay/arena"
 	"chuzero/selfplay/report"
 )
@@ -14,8 +13,8 @@ import (
 // anchors and gating) to the run: networks loaded from checkpoint files,
 // logs/eval.jsonl and logs/gating.jsonl, and the metrics. The caller sets
 // Promote where self-play should follow a promotion.
-func newJudge(cfg RunConfig, dir string, store *checkpoints.Store, m *Metrics, log *slog.Logger) (*arena.Judge, error) {
-	rc, err := cfg.rulesConfig()
+func newJudge(cfg Config, dir string, store *checkpoints.Store, m *Metrics, log *slog.Logger) (*arena.Judge, error) {
+	rc, err := cfg.RulesConfig()
 	if err != nil {
 		return nil, err
 	}
@@ -23,7 +22,7 @@ func newJudge(cfg RunConfig, dir string, store *checkpoints.Store, m *Metrics, l
 	j := &arena.Judge{Eval: cfg.Eval, Gating: cfg.Gating, Rules: rc, Dir: checkpoints.Run{Dir: dir}, Store: store, Log: log,
 		LastEvaluated: -1,
 		Networks: func(batch, threads int) (arena.Networks, error) {
-			return newNetworks("", cfg.Variant, batch, threads)
+			return NewNetworks("", cfg.Variant, batch, threads)
 		},
 		OnEval: func(r arena.EvalResult) error {
 			e := evalEntry(r)
@@ -85,12 +84,3 @@ func finiteElo(x float64) float64 {
 	}
 	return x
 }
-
-// Evaluator implements arena.Networks.
-func (n *networks) Evaluator(e checkpoints.Entry) (mcts.Evaluator, error) {
-	ev, _, _, err := n.evaluator(e.Path)
-	return ev, err
-}
-
-// Close implements arena.Networks.
-func (n *networks) Close() { n.close() }

@@ -1,4 +1,4 @@
-package main
+package training
 
 import (
 	"context"
@@ -16,7 +16,7 @@ import (
 	"chuzero/selfplay/transport/natsjs"
 )
 
-// natsWorker is the NATS side of "selfplay -nats": the worker that
+// natsWorker is the NATS side of a self-play worker: the worker that
 // publishes the batches, keeps the local store at the run's network and
 // holds the run's resignation threshold.
 type natsWorker struct {
@@ -46,8 +46,8 @@ func (n *natsWorker) runResign() (float64, bool) {
 // startNatsWorker connects, republishes what a crash left in the outbox
 // and follows the run's network into store and the run's resignation
 // threshold until stop.
-func startNatsWorker(ctx context.Context, j *job, nf *natsFlags, store *checkpoints.Store) (*natsWorker, error) {
-	w, err := natsjs.NewWorker(nf.config(j.dir), j.dir, natsjs.NewMetrics(j.reg), j.log)
+func startNatsWorker(ctx context.Context, p *proc, c natsjs.Config, store *checkpoints.Store) (*natsWorker, error) {
+	w, err := natsjs.NewWorker(c, p.dir, natsjs.NewMetrics(p.reg), p.log)
 	if err != nil {
 		return nil, err
 	}
@@ -55,7 +55,7 @@ func startNatsWorker(ctx context.Context, j *job, nf *natsFlags, store *checkpoi
 		w.Close()
 		return nil, err
 	} else if n > 0 {
-		j.log.Info("republished the batches left in the outbox", "batches", n)
+		p.log.Info("republished the batches left in the outbox", "batches", n)
 	}
 	nw := &natsWorker{Worker: w}
 	fctx, cancel := context.WithCancel(ctx)
@@ -65,9 +65,9 @@ func startNatsWorker(ctx context.Context, j *job, nf *natsFlags, store *checkpoi
 		defer wg.Done()
 		if err := w.Follow(fctx, store, func(e checkpoints.Entry) {
 			nw.published.Store(&e)
-			j.log.Info("the run's network arrived", "checkpoint", e.Name)
+			p.log.Info("the run's network arrived", "checkpoint", e.Name)
 		}); err != nil {
-			j.log.Error("following the run's network stopped", "err", err)
+			p.log.Error("following the run's network stopped", "err", err)
 		}
 	}()
 	go func() {
@@ -75,9 +75,9 @@ func startNatsWorker(ctx context.Context, j *job, nf *natsFlags, store *checkpoi
 		if err := w.FollowResign(fctx, func(th float64) {
 			nw.resign.Store(math.Float64bits(th))
 			nw.hasRun.Store(true)
-			j.log.Info("the run's resignation threshold", "threshold", th)
+			p.log.Info("the run's resignation threshold", "threshold", th)
 		}); err != nil {
-			j.log.Error("following the run's resignation threshold stopped", "err", err)
+			p.log.Error("following the run's resignation threshold stopped", "err", err)
 		}
 	}()
 	nw.stop = func() { cancel(); wg.Wait(); w.Close() }
@@ -93,10 +93,12 @@ func attachPublisher(sp *selfPlayer, pub transport.Publisher) {
 	}
 }
 
-// natsTrainer is the NATS side of "trainer -nats" or "-embedded-nats":
+// natsTrainer is the NATS side of a trainer:
 // the embedded server if any, and the trainer that receives batches into
 // the run directory and publishes the config and checkpoints.
 type natsTrainer struct {
+	p   *proc
+	ctx context.Context // the publications' (the trainer's life)
 	srv *natsjs.Server
 	t   *natsjs.Trainer
 	// publishCkpt publishes a network (t.PublishCheckpoint; a test's own)
@@ -111,65 +113,65 @@ type natsTrainer struct {
 // received beside training until close; each new checkpoint is published
 // after it is written, and under gating each new best as the judge
 // promotes it.
-func startNatsTrainer(j *job, nf *natsFlags, ts *trainSide) (*natsTrainer, error) {
-	n := &natsTrainer{published: -1}
-	if nf.embedded != "" {
-		srv, err := startEmbedded(j, nf)
+func startNatsTrainer(ctx context.Context, p *proc, o *NATS, ts *trainSide) (*natsTrainer, error) {
+	n := &natsTrainer{published: -1, p: p, ctx: ctx}
+	if o.Embedded != "" {
+		srv, err := startEmbedded(o, p.dir, p.log)
 		if err != nil {
 			return nil, err
 		}
 		n.srv = srv
 	}
-	v, err := rules.ParseVariant(j.cfg.Variant)
+	v, err := rules.ParseVariant(p.cfg.Variant)
 	if err == nil {
-		n.t, err = natsjs.NewTrainer(j.ctx, nf.config(j.dir), j.dir, v, natsjs.NewMetrics(j.reg), j.log)
+		n.t, err = natsjs.NewTrainer(ctx, o.ClientConfig(p.dir), p.dir, v, natsjs.NewMetrics(p.reg), p.log)
 	}
 	if err == nil {
 		n.publishCkpt = n.t.PublishCheckpoint
-		err = n.calibrateResign(j)
+		err = n.calibrateResign()
 	}
 	var config []byte
 	if err == nil {
-		config, err = os.ReadFile(checkpoints.Run{Dir: j.dir}.Config())
+		config, err = os.ReadFile(checkpoints.Run{Dir: p.dir}.Config())
 	}
 	if err == nil {
 		config, err = workerConfig(config)
 	}
 	if err == nil {
-		err = n.t.PublishConfig(j.ctx, config)
+		err = n.t.PublishConfig(ctx, config)
 	}
 	if err == nil {
-		n.publish(j, ts)
+		n.publish(ts)
 	}
 	if err != nil {
 		n.close()
 		return nil, err
 	}
-	ts.afterCheckpoint = func(checkpoints.Entry, *model.Weights) { n.publish(j, ts) }
-	n.publishPromotions(j, ts.judge)
-	ctx, cancel := context.WithCancel(context.Background())
+	ts.afterCheckpoint = func(checkpoints.Entry, *model.Weights) { n.publish(ts) }
+	n.publishPromotions(ts.judge)
+	rctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
-	go func() { n.t.Receive(ctx); close(done) }()
+	go func() { n.t.Receive(rctx); close(done) }()
 	n.stop = func() { cancel(); <-done }
 	return n, nil
 }
 
 // publish publishes the network self-play should use, if it changed.
-func (n *natsTrainer) publish(j *job, ts *trainSide) {
-	if e, err := playNetwork(j.dir, ts.store, j.cfg.Gating.Enabled); err == nil {
-		n.publishEntry(j, e)
+func (n *natsTrainer) publish(ts *trainSide) {
+	if e, err := playNetwork(n.p.dir, ts.store, n.p.cfg.Gating.Enabled); err == nil {
+		n.publishEntry(e)
 	}
 }
 
 // publishEntry publishes network e unless it was the last published.
-func (n *natsTrainer) publishEntry(j *job, e checkpoints.Entry) {
+func (n *natsTrainer) publishEntry(e checkpoints.Entry) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	if e.Step == n.published {
 		return
 	}
-	if err := n.publishCkpt(j.ctx, e); err != nil {
-		j.log.Error("publishing the network failed", "checkpoint", e.Name, "err", err)
+	if err := n.publishCkpt(n.ctx, e); err != nil {
+		n.p.log.Error("publishing the network failed", "checkpoint", e.Name, "err", err)
 		return
 	}
 	n.published = e.Step
@@ -178,14 +180,14 @@ func (n *natsTrainer) publishEntry(j *job, e checkpoints.Entry) {
 // publishPromotions chains the publication of each new best onto the
 // judge's Promote (gating): the workers get it at the promotion itself,
 // not at the next checkpoint.
-func (n *natsTrainer) publishPromotions(j *job, judge *arena.Judge) {
+func (n *natsTrainer) publishPromotions(judge *arena.Judge) {
 	prev := judge.Promote
 	judge.Promote = func(best checkpoints.Entry) error {
 		var err error
 		if prev != nil {
 			err = prev(best)
 		}
-		n.publishEntry(j, best)
+		n.publishEntry(best)
 		return err
 	}
 }
@@ -193,13 +195,13 @@ func (n *natsTrainer) publishPromotions(j *job, judge *arena.Judge) {
 // calibrateResign has the trainer calibrate and publish the run-wide
 // resignation threshold (from the run config's settings), starting from
 // the newest games of the run directory.
-func (n *natsTrainer) calibrateResign(j *job) error {
-	spc, err := j.cfg.selfPlayConfig(j.dir)
+func (n *natsTrainer) calibrateResign() error {
+	spc, err := n.p.cfg.SelfPlayConfig(n.p.dir)
 	if err != nil {
 		return err
 	}
 	n.t.Resign = selfplay.NewResignCalibrator(spc)
-	return n.t.SeedResign(j.ctx)
+	return n.t.SeedResign(n.ctx)
 }
 
 // close stops receiving, then closes the connection and the server.

@@ -1,4 +1,4 @@
-package main
+package training
 
 import (
 	"encoding/json"
@@ -23,22 +23,22 @@ func TestOldConfigLoads(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "config.json"), old, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cfg, err := loadRunConfig("", dir, "")
+	cfg, err := Load("", dir, "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	def := DefaultRunConfig(rules.Sho)
+	def := Default(rules.Sho)
 	def.Self.Threads, def.Train.Threads = cfg.Self.Threads, cfg.Train.Threads // the machine's cores
 	// defaults changed since the file was written: the file's own values
 	// hold (keys it lacks take today's defaults)
 	def.Self.MaxPlies, def.Train.ValueQSteps = 300, 10000
-	got, _ := cfg.selfPlayConfig(dir)
-	want, _ := def.selfPlayConfig(dir)
+	got, _ := cfg.SelfPlayConfig(dir)
+	want, _ := def.SelfPlayConfig(dir)
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("self-play config from the old file\n%+v\nwant\n%+v", got, want)
 	}
-	gl, _ := cfg.loopConfig(dir)
-	wl, _ := def.loopConfig(dir)
+	gl, _ := cfg.LoopConfig(dir)
+	wl, _ := def.LoopConfig(dir)
 	if !reflect.DeepEqual(gl, wl) {
 		t.Errorf("loop config from the old file\n%+v\nwant\n%+v", gl, wl)
 	}
@@ -63,17 +63,17 @@ func TestConfigSectionKeys(t *testing.T) {
 	dir := t.TempDir()
 	p := filepath.Join(dir, "c.yaml")
 	os.WriteFile(p, []byte("variant: sho\nselfplay: {c_puct_base: 500, gumbel: false}\ntrain: {window_beta: 0.5, beta2: 0.99}\n"), 0o644)
-	cfg, err := loadRunConfig("", filepath.Join(dir, "run"), p)
+	cfg, err := Load("", filepath.Join(dir, "run"), p)
 	if err != nil {
 		t.Fatal(err)
 	}
-	sp, _ := cfg.selfPlayConfig(dir)
-	lc, _ := cfg.loopConfig(dir)
+	sp, _ := cfg.SelfPlayConfig(dir)
+	lc, _ := cfg.LoopConfig(dir)
 	if sp.Search.CPuctBase != 500 || sp.Gumbel || lc.Replay.WindowBeta != 0.5 || lc.Train.Beta2 != 0.99 {
 		t.Errorf("keys not applied: %+v %+v %+v", sp.Search, sp.Gumbel, lc)
 	}
 	os.WriteFile(p, []byte("variant: sho\ntrain: {windw_min: 5}\n"), 0o644)
-	if _, err := loadRunConfig("", filepath.Join(dir, "run"), p); err == nil {
+	if _, err := Load("", filepath.Join(dir, "run"), p); err == nil {
 		t.Error("a misspelt key was accepted")
 	}
 }
@@ -88,20 +88,20 @@ func TestAblationConfigsLoad(t *testing.T) {
 	}
 	for _, f := range files {
 		for _, v := range []string{"sho", "chu", "heian"} {
-			cfg, err := loadRunConfig(v, filepath.Join(t.TempDir(), "run"), f)
+			cfg, err := Load(v, filepath.Join(t.TempDir(), "run"), f)
 			if err == nil {
-				err = cfg.validate(t.TempDir())
+				err = cfg.Validate(t.TempDir())
 			}
 			if err != nil {
 				t.Errorf("%s (%s): %v", filepath.Base(f), v, err)
 			}
 		}
 	}
-	cfg, err := loadRunConfig("sho", filepath.Join(t.TempDir(), "run"), "../../scripts/ablations/utility1.yaml")
+	cfg, err := Load("sho", filepath.Join(t.TempDir(), "run"), "../../scripts/ablations/utility1.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if sp, _ := cfg.selfPlayConfig(t.TempDir()); sp.Search.MaterialUtility != 1 {
+	if sp, _ := cfg.SelfPlayConfig(t.TempDir()); sp.Search.MaterialUtility != 1 {
 		t.Errorf("utility1.yaml: material utility %v", sp.Search.MaterialUtility)
 	}
 }
@@ -115,7 +115,7 @@ func TestProgressPliesFollowsCap(t *testing.T) {
 	}{
 		{150, 0, 512, 150}, {0, 0, 512, 512}, {800, 0, 512, 512}, {150, 300, 512, 300},
 	} {
-		cfg := DefaultRunConfig(rules.Sho)
+		cfg := Default(rules.Sho)
 		cfg.Self.MaxPlies, cfg.Model.ProgressPlies = c.cap, c.key
 		rc := rules.DefaultConfig(rules.Sho)
 		rc.MaxPlies = c.rulesMax

@@ -1,4 +1,4 @@
-package main
+package training
 
 import (
 	"runtime"
@@ -120,9 +120,9 @@ func (m *Metrics) evalMetrics() []prometheus.Collector {
 	return []prometheus.Collector{m.evalElo, m.evalEloLow, m.evalEloHigh, m.evalStep, m.evalGames, m.gatingDecision, m.gatingLLR, m.bestStep}
 }
 
-// processMetrics creates the build information and the Go runtime and
+// ProcessMetrics creates the build information and the Go runtime and
 // process collectors.
-func processMetrics() []prometheus.Collector {
+func ProcessMetrics() []prometheus.Collector {
 	bi := prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "chuzero_build_info",
 		Help: "Build information: version, Go version and the matrix-multiply kernel; always 1."},
 		[]string{"version", "goversion", "blas"})

@@ -1,4 +1,4 @@
-package main
+package training
 
 import (
 	"encoding/json"
@@ -16,14 +16,37 @@ import (
 	"chuzero/selfplay"
 )
 
-// verifyRun reads every checkpoint, pin, sample and record file of run,
-// and changes nothing in it.
-func verifyRun(run checkpoints.Run) verifyReport {
-	r := verifyReport{FirstStep: -1, LastStep: -1}
+// VerifyReport is what Verify finds in a run directory ("chuzero verify").
+type VerifyReport struct {
+	Checkpoints  int   `json:"checkpoints"`
+	FirstStep    int64 `json:"first_step"`
+	LastStep     int64 `json:"last_step"`
+	SampleFiles  int   `json:"sample_files"`
+	Samples      int   `json:"samples"`
+	RecordFiles  int   `json:"record_files"`
+	Games        int   `json:"games"`
+	DuplicateIDs int   `json:"duplicate_ids"` // game ids recorded more than once
+	Unpaired     int   `json:"unpaired"`      // a sample file without its record file, or the reverse
+	// InvalidSamples failed validation (training skips them); PrunedFiles
+	// are the sample files the replay window deleted (samples/pruned.json).
+	InvalidSamples int   `json:"invalid_samples"`
+	PrunedFiles    int64 `json:"pruned_sample_files"`
+	Anchors        int   `json:"anchors"` // anchors/*.ckpt that read
+	// Best is the best checkpoint's name (best.json), "" when none.
+	Best     string   `json:"best"`
+	Problems []string `json:"problems"` // damaged or unloadable files, duplicates
+
+	prunedThrough string // the newest pruned sample file's base name
+}
+
+// Verify reads every checkpoint, pin, sample and record file of run, and
+// changes nothing in it.
+func Verify(run checkpoints.Run) VerifyReport {
+	r := VerifyReport{FirstStep: -1, LastStep: -1}
 	r.verifyCheckpoints(run)
 	r.verifyPins(run)
 	r.verifySamples(run)
-	records := visibleFiles(run.Games(), ".jsonl")
+	records := visibleFiles(run.Games(), checkpoints.RecordExt)
 	seen := map[string]bool{}
 	for _, f := range records {
 		recs, err := selfplay.ReadRecords(f)
@@ -41,17 +64,17 @@ func verifyRun(run checkpoints.Run) verifyReport {
 		}
 	}
 	samples := visibleFiles(run.Samples(), encode.SampleFileExt)
-	r.Unpaired = unpaired(samples, encode.SampleFileExt, prunedAway(records, samples, r.prunedThrough), ".jsonl")
+	r.Unpaired = unpaired(samples, encode.SampleFileExt, prunedAway(records, samples, r.prunedThrough), checkpoints.RecordExt)
 	return r
 }
 
-func (r *verifyReport) problem(format string, args ...any) {
+func (r *VerifyReport) problem(format string, args ...any) {
 	r.Problems = append(r.Problems, fmt.Sprintf(format, args...))
 }
 
 // verifyCheckpoints reads every checkpoint of the store (without opening
 // it as a writer would: no directory made, no temporary file removed).
-func (r *verifyReport) verifyCheckpoints(run checkpoints.Run) {
+func (r *VerifyReport) verifyCheckpoints(run checkpoints.Run) {
 	if _, err := os.Stat(run.Checkpoints()); errors.Is(err, os.ErrNotExist) {
 		return
 	}
@@ -74,7 +97,7 @@ func (r *verifyReport) verifyCheckpoints(run checkpoints.Run) {
 
 // verifyPins reads the anchors and the best checkpoint, and checks that
 // best.ckpt holds the step best.json names.
-func (r *verifyReport) verifyPins(run checkpoints.Run) {
+func (r *VerifyReport) verifyPins(run checkpoints.Run) {
 	pins, _ := filepath.Glob(filepath.Join(run.Anchors(), "*"+checkpoints.Ext))
 	for _, p := range pins {
 		if _, err := checkpoints.ReadFile(p); err != nil {
@@ -105,7 +128,7 @@ func (r *verifyReport) verifyPins(run checkpoints.Run) {
 
 // verifySamples reads every sample file, validating each sample, and the
 // prune ledger.
-func (r *verifyReport) verifySamples(run checkpoints.Run) {
+func (r *VerifyReport) verifySamples(run checkpoints.Run) {
 	specs := map[rules.VariantID]*encode.Spec{}
 	for _, f := range visibleFiles(run.Samples(), encode.SampleFileExt) {
 		r.SampleFiles++
@@ -185,7 +208,7 @@ func prunedAway(records, samples []string, through string) []string {
 	}
 	var out []string
 	for _, f := range records {
-		name := strings.TrimSuffix(filepath.Base(f), ".jsonl")
+		name := strings.TrimSuffix(filepath.Base(f), checkpoints.RecordExt)
 		if name > through || present[name] {
 			out = append(out, f)
 		}
@@ -196,4 +219,31 @@ func prunedAway(records, samples []string, through string) []string {
 func fileExists(path string) bool {
 	_, err := os.Stat(path)
 	return err == nil
+}
+
+// visibleFiles lists dir's files ending in ext, leaving out the hidden
+// temporary files of writes in progress.
+func visibleFiles(dir, ext string) []string {
+	names, _ := filepath.Glob(filepath.Join(dir, "*"+ext))
+	return names
+}
+
+// unpaired counts the files of one list whose base name has no file in the
+// other (self-play writes a sample file and a record file of each batch).
+func unpaired(a []string, extA string, b []string, extB string) int {
+	base := func(p, ext string) string { return strings.TrimSuffix(filepath.Base(p), ext) }
+	in := map[string]int{}
+	for _, p := range a {
+		in[base(p, extA)]++
+	}
+	for _, p := range b {
+		in[base(p, extB)]--
+	}
+	n := 0
+	for _, v := range in {
+		if v != 0 {
+			n++
+		}
+	}
+	return n
 }
