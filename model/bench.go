@@ -37,7 +37,9 @@ func (r BenchResult) PositionsPerSecond(batch int) float64 {
 }
 
 // GFLOPS is the arithmetic rate achieved.
-func (r BenchResult) GFLOPS(batch int) float64 { return r.PositionsPerSecond(batch) * r.FLOPsPerPos / 1e9 }
+func (r BenchResult) GFLOPS(batch int) float64 {
+	return r.PositionsPerSecond(batch) * r.FLOPsPerPos / 1e9
+}
 
 // Bench builds the network of c and measures c.What for c.Seconds (at
 // least one batch) after a warm-up batch that allocates the buffers.
