@@ -1,6 +1,10 @@
 package checkpoints
 
-import "path/filepath"
+import (
+	"path/filepath"
+
+	"chuzero/encode"
+)
 
 // Run is the layout of a run directory, the one place that names its
 // parts: every package that reads or writes a run asks it for paths.
@@ -45,6 +49,14 @@ const (
 // RecordExt ends the name of every file of game records (JSON lines): the
 // batches in games/ and the logs in logs/.
 const RecordExt = ".jsonl"
+
+// The files of a match directory (eval/MATCH, gating/MATCH, arena/MATCH,
+// strength/), which an arena match writes.
+const (
+	MatchRecords = "games.jsonl"  // a line per game (arena.GameRecord)
+	MatchPGN     = "games.pgn"    // the games as PGN
+	MatchResults = "results.json" // the standings: pairs, Elo, SPRT
+)
 
 func (r Run) path(parts ...string) string {
 	return filepath.Join(append([]string{r.Dir}, parts...)...)
@@ -104,7 +116,13 @@ func (r Run) NatsKeys() string { return r.path(NatsKeysDir) }
 
 // Outbox is a NATS self-play worker's directory of batches not yet
 // acknowledged by the stream, laid out as a run directory.
-func (r Run) Outbox() string { return r.path(OutboxDir) }
+func (r Run) Outbox() Run { return Run{Dir: r.path(OutboxDir)} }
+
+// Batch returns the paths of batch name's two files: its samples (in
+// Samples) and its game records (in Games).
+func (r Run) Batch(name string) (samples, records string) {
+	return r.path(SamplesDir, name+encode.SampleFileExt), r.path(GamesDir, name+RecordExt)
+}
 
 // Store opens the run's checkpoint store (creating the directory).
 func (r Run) Store() (*Store, error) { return Open(r.Checkpoints()) }

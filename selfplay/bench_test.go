@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"chuzero/checkpoints"
 	"chuzero/mcts"
 	"chuzero/rules"
 )
@@ -14,7 +15,7 @@ func BenchmarkGames(b *testing.B) {
 	for _, v := range []rules.VariantID{rules.Sho, rules.Chu} {
 		b.Run(v.String(), func(b *testing.B) {
 			cfg := DefaultConfig(v)
-			cfg.Dir = b.TempDir()
+			cfg.Run = checkpoints.Run{Dir: b.TempDir()}
 			cfg.Games = 2
 			cfg.FullSimulations, cfg.CheapSimulations = 32, 8
 			cfg.Rules.MaxPlies = 200

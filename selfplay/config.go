@@ -6,6 +6,7 @@ import (
 	"math"
 	"time"
 
+	"chuzero/checkpoints"
 	"chuzero/encode"
 	"chuzero/mcts"
 	"chuzero/rules"
@@ -111,9 +112,9 @@ type Config struct {
 	Seed uint64 `json:"-"` // every game's seed derives from it and the game's index
 
 	// Output: every GamesPerFile finished games (or every FlushInterval)
-	// go into one sample file under Dir/samples and one record file under
-	// Dir/games, both written atomically.
-	Dir           string          `json:"-"`
+	// go into one sample file in the run's samples/ and one record file
+	// in its games/, both written atomically.
+	Run           checkpoints.Run `json:"-"`
 	GamesPerFile  int             `json:"games_per_file"`
 	FlushInterval encode.Duration `json:"flush_interval"`
 
@@ -247,7 +248,7 @@ func (c Config) Validate() error {
 		return errors.New("selfplay: ResignCalibrationGames and ResignMinGames must be at least 1")
 	case c.GamesPerFile < 1:
 		return errors.New("selfplay: GamesPerFile must be at least 1")
-	case c.Dir == "":
+	case c.Run.Dir == "":
 		return errors.New("selfplay: no output directory")
 	case c.Batch < 1 || c.BatchWait < 0 || c.Cache < 0 || c.Threads < 0 || c.BatchWorkers < 1:
 		return errors.New("selfplay: batch and batch workers must be positive; batch wait, threads and cache not negative")

@@ -4,6 +4,7 @@ import (
 	"math"
 	"testing"
 
+	"chuzero/checkpoints"
 	"chuzero/encode"
 	"chuzero/rules"
 )
@@ -176,7 +177,7 @@ func TestCappedValue(t *testing.T) {
 		}
 	}
 	bad := DefaultConfig(rules.Sho)
-	bad.Dir = t.TempDir()
+	bad.Run = checkpoints.Run{Dir: t.TempDir()}
 	bad.CappedQuiescence = false
 	bad.CappedMaterialWeight, bad.CappedMaterialScale = 0.5, 0
 	if bad.Validate() == nil {

@@ -119,7 +119,7 @@ func TestRunnerCalibratesThreshold(t *testing.T) {
 	if err := r.Run(context.Background(), 4); err != nil {
 		t.Fatal(err)
 	}
-	_, recs := readRun(t, cfg.Dir)
+	_, recs := readRun(t, cfg.Run.Dir)
 	low := 1.0
 	for _, rec := range recs {
 		if rec.ResignLow == nil || !rec.Truncated {

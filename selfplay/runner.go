@@ -32,7 +32,7 @@ type Runner struct {
 	// once its files are written.
 	OnGame func(*Record)
 	// Publisher, if set before Run, takes the finished batches instead of
-	// the run directory Config.Dir (transport.Dir).
+	// the run directory Config.Run (transport.Dir).
 	Publisher transport.Publisher
 	// OnMove, if set, is called after every search (from the game's
 	// goroutine): full search or not, simulations.
@@ -151,7 +151,7 @@ type finished struct {
 func (r *Runner) Run(ctx context.Context, maxGames int) error {
 	pub := r.Publisher
 	if pub == nil {
-		d, err := transport.NewDir(r.cfg.Dir)
+		d, err := transport.NewDir(r.cfg.Run)
 		if err != nil {
 			return err
 		}

@@ -30,7 +30,7 @@ func TestQuiescenceAnneal(t *testing.T) {
 	if err := r.Run(context.Background(), 1); err != nil {
 		t.Fatal(err)
 	}
-	_, recs := readRun(t, cfg.Dir)
+	_, recs := readRun(t, cfg.Run.Dir)
 	if len(recs) != 1 || math.Abs(recs[0].Quiescence-0.5) > 1e-12 {
 		t.Fatalf("records %+v: want one game at quiescence 0.5", recs)
 	}

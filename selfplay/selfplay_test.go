@@ -15,7 +15,7 @@ import (
 
 func testConfig(t *testing.T, v rules.VariantID) Config {
 	cfg := DefaultConfig(v)
-	cfg.Dir = t.TempDir()
+	cfg.Run = checkpoints.Run{Dir: t.TempDir()}
 	cfg.Games = 2
 	cfg.FullSimulations, cfg.CheapSimulations = 8, 2
 	cfg.FullSearchFraction = 0.5
@@ -56,7 +56,7 @@ func TestShoGamesToTheEnd(t *testing.T) {
 	if err := r.Run(context.Background(), 3); err != nil {
 		t.Fatal(err)
 	}
-	samples, recs := readRun(t, cfg.Dir)
+	samples, recs := readRun(t, cfg.Run.Dir)
 	if len(recs) != 3 {
 		t.Fatalf("%d records, want 3", len(recs))
 	}
@@ -121,7 +121,7 @@ func TestSampleWritingRule(t *testing.T) {
 		if err := r.Run(context.Background(), 2); err != nil {
 			t.Fatal(err)
 		}
-		samples, recs := readRun(t, cfg.Dir)
+		samples, recs := readRun(t, cfg.Run.Dir)
 		byGame := map[uint64]map[uint32]*encode.Sample{}
 		for i := range samples {
 			s := &samples[i]
@@ -169,7 +169,7 @@ func TestChuGameCapped(t *testing.T) {
 	if err := r.Run(context.Background(), 1); err != nil {
 		t.Fatal(err)
 	}
-	samples, recs := readRun(t, cfg.Dir)
+	samples, recs := readRun(t, cfg.Run.Dir)
 	if len(recs) != 1 || recs[0].Plies > 40 || len(samples) != recs[0].Samples || recs[0].Truncated {
 		t.Fatalf("records %+v, %d samples", recs, len(samples))
 	}
@@ -204,7 +204,7 @@ func TestTruncatedGame(t *testing.T) {
 	if err := r.Run(context.Background(), 1); err != nil {
 		t.Fatal(err)
 	}
-	samples, recs := readRun(t, cfg.Dir)
+	samples, recs := readRun(t, cfg.Run.Dir)
 	rec := recs[0]
 	last := rec.Values[len(rec.Values)-1] // ply 14: Sente's search
 	if !rec.Truncated || rec.Plies != 15 || rec.Result != "1/2-1/2" || rec.Reason != "max plies" || rec.Winner != "" ||
@@ -259,7 +259,7 @@ func TestResignationBookkeeping(t *testing.T) {
 		t.Fatal(err)
 	}
 	st := r.Stats()
-	_, recs := readRun(t, cfg.Dir)
+	_, recs := readRun(t, cfg.Run.Dir)
 	falses := 0
 	for _, rec := range recs {
 		if rec.WouldResign == nil || rec.WouldResign.Side != "gote" || rec.ResignAllowed {
@@ -285,7 +285,7 @@ func TestResignationBookkeeping(t *testing.T) {
 	if st := r.Stats(); st.Resigned != 2 || st.Results["1-0"] != 2 {
 		t.Errorf("stats %+v: want two Gote resignations", st)
 	}
-	_, recs = readRun(t, cfg.Dir)
+	_, recs = readRun(t, cfg.Run.Dir)
 	for _, rec := range recs {
 		if _, err := rec.Replay(); err != nil {
 			t.Error(err)
@@ -303,7 +303,7 @@ func TestReplayFromSeed(t *testing.T) {
 		if err := r.Run(context.Background(), 1); err != nil {
 			t.Fatal(err)
 		}
-		_, recs := readRun(t, cfg.Dir)
+		_, recs := readRun(t, cfg.Run.Dir)
 		if recs[0].Index != 7 || recs[0].Seed != GameSeed(cfg.Seed, 7) {
 			t.Errorf("record index %d seed %x", recs[0].Index, recs[0].Seed)
 		}
@@ -335,7 +335,7 @@ func TestStopDiscardsGamesInFlight(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, d := range []string{checkpoints.SamplesDir, checkpoints.GamesDir} {
-		entries, _ := os.ReadDir(filepath.Join(cfg.Dir, d))
+		entries, _ := os.ReadDir(filepath.Join(cfg.Run.Dir, d))
 		if len(entries) != 0 {
 			t.Errorf("%s has %d files after stopping mid-game", d, len(entries))
 		}
@@ -370,7 +370,7 @@ func TestSwapEvaluator(t *testing.T) {
 	if err := r.Run(context.Background(), 2); err != nil {
 		t.Fatal(err)
 	}
-	_, recs := readRun(t, cfg.Dir)
+	_, recs := readRun(t, cfg.Run.Dir)
 	if len(recs) != 2 {
 		t.Fatalf("%d records, want 2", len(recs))
 	}

@@ -42,7 +42,7 @@ func TestWarmStart(t *testing.T) {
 	if err := r.Run(context.Background(), 3); err != nil {
 		t.Fatal(err)
 	}
-	samples, recs := readRun(t, cfg.Dir)
+	samples, recs := readRun(t, cfg.Run.Dir)
 	if len(recs) != 3 || opened != 2 {
 		t.Fatalf("%d games, the teacher opened %d times; want 3 and 2", len(recs), opened)
 	}

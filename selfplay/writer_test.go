@@ -52,7 +52,7 @@ func checkKept(t *testing.T, dir string, written int) {
 
 func TestWriteErrorStopsTheRun(t *testing.T) {
 	cfg := testConfig(t, rules.Sho)
-	samples := filepath.Join(cfg.Dir, checkpoints.SamplesDir)
+	samples := filepath.Join(cfg.Run.Dir, checkpoints.SamplesDir)
 	// root ignores permissions: a directory replaced by a file fails for
 	// everyone
 	n, err := runUntilBroken(t, cfg, func() {
@@ -68,7 +68,7 @@ func TestWriteErrorStopsTheRun(t *testing.T) {
 	}
 	os.Remove(samples)
 	os.Rename(samples+".old", samples)
-	checkKept(t, cfg.Dir, n)
+	checkKept(t, cfg.Run.Dir, n)
 }
 
 func TestReadOnlyDirStopsTheRun(t *testing.T) {
@@ -76,7 +76,7 @@ func TestReadOnlyDirStopsTheRun(t *testing.T) {
 		t.Skip("root writes into read-only directories; TestWriteErrorStopsTheRun covers the case")
 	}
 	cfg := testConfig(t, rules.Sho)
-	samples := filepath.Join(cfg.Dir, checkpoints.SamplesDir)
+	samples := filepath.Join(cfg.Run.Dir, checkpoints.SamplesDir)
 	runUntilBroken(t, cfg, func() {
 		if err := os.Chmod(samples, 0o555); err != nil {
 			t.Error(err)
@@ -91,13 +91,13 @@ func TestFullDiskStopsTheRun(t *testing.T) {
 		t.Skip("mounting a small tmpfs needs root")
 	}
 	cfg := testConfig(t, rules.Sho)
-	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size=96k", "tmpfs", cfg.Dir).CombinedOutput(); err != nil {
+	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size=96k", "tmpfs", cfg.Run.Dir).CombinedOutput(); err != nil {
 		t.Skipf("cannot mount a tmpfs here: %v: %s", err, out)
 	}
-	t.Cleanup(func() { exec.Command("umount", cfg.Dir).Run() })
+	t.Cleanup(func() { exec.Command("umount", cfg.Run.Dir).Run() })
 	n, err := runUntilBroken(t, cfg, nil)
 	if !strings.Contains(err.Error(), "no space left") {
 		t.Errorf("error %q, want the disk full", err)
 	}
-	checkKept(t, cfg.Dir, n)
+	checkKept(t, cfg.Run.Dir, n)
 }

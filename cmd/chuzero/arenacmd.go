@@ -8,6 +8,7 @@ import (
 	"os"
 	"strings"
 
+	"chuzero/checkpoints"
 	"chuzero/mcts"
 	"chuzero/rules"
 	"chuzero/selfplay/arena"
@@ -84,14 +85,14 @@ func (a *arenaMatch) build(o *arenaOptions, log *slog.Logger) error {
 	if a.rc, err = o.vf.config(); err != nil {
 		return err
 	}
-	dir := runDirOf(o.runDir, o.vf.variant)
+	run := runOf(o.runDir, o.vf.variant)
 	if err := o.budget.Validate(); err != nil {
 		return err
 	}
-	if err := a.openEntrants(o, dir); err != nil {
+	if err := a.openEntrants(o, run); err != nil {
 		return err
 	}
-	cfg, err := a.config(o, dir, log)
+	cfg, err := a.config(o, run, log)
 	if err != nil {
 		return err
 	}
@@ -106,15 +107,15 @@ func (a *arenaMatch) build(o *arenaOptions, log *slog.Logger) error {
 	return nil
 }
 
-// openEntrants opens the networks of the run in dir and the engine log,
-// and makes a player of each spec.
-func (a *arenaMatch) openEntrants(o *arenaOptions, dir string) error {
+// openEntrants opens the networks of run and the engine log, and makes a
+// player of each spec.
+func (a *arenaMatch) openEntrants(o *arenaOptions, run checkpoints.Run) error {
 	batch := o.batch
 	if batch <= 0 {
 		batch = arena.MatchBatch(o.conc)
 	}
 	var err error
-	if a.nets, err = training.NewNetworks(dir, o.vf.variant, batch, o.threads); err != nil {
+	if a.nets, err = training.NewNetworks(run, o.vf.variant, batch, o.threads); err != nil {
 		return err
 	}
 	var engineLog io.Writer // a nil *os.File is not a nil Writer
@@ -144,7 +145,7 @@ func (a *arenaMatch) openEntrants(o *arenaOptions, dir string) error {
 
 // config returns the arena.Config of o, reading the openings file if one
 // is given and choosing the records directory.
-func (a *arenaMatch) config(o *arenaOptions, dir string, log *slog.Logger) (arena.Config, error) {
+func (a *arenaMatch) config(o *arenaOptions, run checkpoints.Run, log *slog.Logger) (arena.Config, error) {
 	r, err := rules.New(a.rc)
 	if err != nil {
 		return arena.Config{}, err
@@ -157,7 +158,7 @@ func (a *arenaMatch) config(o *arenaOptions, dir string, log *slog.Logger) (aren
 	}
 	a.out = o.out
 	if a.out == "" {
-		a.out = defaultArenaOut(dir)
+		a.out = defaultArenaOut(run)
 	}
 	return arena.Config{Rules: a.rc, Openings: ops, OpeningPlies: o.plies, Games: o.games, Concurrency: o.conc,
 		Gauntlet: o.gauntlet, Seed: o.seed, SPRT: o.sprt.t, Dir: a.out, Log: log}, nil

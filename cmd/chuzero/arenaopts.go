@@ -125,10 +125,10 @@ func (f *sprtFlag) Set(s string) error {
 // defaultArenaOut is the records directory when -out is not given: a
 // time-stamped folder under the run's arena/ when the run exists, else
 // under ./arena.
-func defaultArenaOut(runDir string) string {
-	parent := "arena"
-	if exists(runDir) {
-		parent = checkpoints.Run{Dir: runDir}.Arena()
+func defaultArenaOut(run checkpoints.Run) string {
+	parent := checkpoints.ArenaDir
+	if exists(run.Dir) {
+		parent = run.Arena()
 	}
 	return filepath.Join(parent, time.Now().UTC().Format("20060102-150405"))
 }
@@ -143,9 +143,9 @@ func serveArena(ctx context.Context, o *arenaOptions, log *slog.Logger) (func(),
 		reg.MustRegister(c)
 	}
 	var ui http.Handler
-	if dir := runDirOf(o.runDir, o.vf.variant); exists(dir) {
+	if run := runOf(o.runDir, o.vf.variant); exists(run.Dir) {
 		var err error
-		if ui, err = newWebUI(dir, nil); err != nil {
+		if ui, err = newWebUI(run, nil); err != nil {
 			return nil, err
 		}
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"chuzero/checkpoints"
 	"chuzero/selfplay/training"
 )
 
@@ -42,7 +43,7 @@ type job struct {
 
 	log  *slog.Logger
 	cfg  training.Config
-	dir  string
+	run  checkpoints.Run
 	ctx  context.Context // cancelled by a signal or after -duration
 	reg  *prometheus.Registry
 	prog *progress // nil with -quiet
@@ -80,7 +81,7 @@ func (j *job) open(args []string, maxSteps *int64) (code int, done bool) {
 			return j.fail(err), true
 		}
 	}
-	if j.cfg, j.dir, err = j.rf.setup(j.fs); err != nil {
+	if j.cfg, j.run, err = j.rf.setup(j.fs); err != nil {
 		return j.fail(err), true
 	}
 	j.ctx, j.stopSignals = signalContext(j.rf.duration)
@@ -105,7 +106,7 @@ func (j *job) fail(err error) int {
 // run's web UI at / as the config and -metrics-addr say, and prints the
 // addresses; close stops the server.
 func (j *job) serve() error {
-	ui, err := newWebUI(j.dir, j.reg)
+	ui, err := newWebUI(j.run, j.reg)
 	if err != nil {
 		return err
 	}
@@ -165,7 +166,7 @@ func (j *job) close() {
 // options are the run's options for the library (training.Options): the run
 // directory and config, the logger, the registry and the progress line.
 func (j *job) options() training.Options {
-	o := training.Options{Dir: j.dir, Config: j.cfg, Log: j.log, Registry: j.reg}
+	o := training.Options{Run: j.run, Config: j.cfg, Log: j.log, Registry: j.reg}
 	if j.prog != nil { // a nil *progress is not a nil Observer
 		o.Observer = j.prog
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
+	"chuzero/checkpoints"
 	"chuzero/selfplay/transport/natsjs"
 	"chuzero/selfplay/web"
 )
@@ -103,11 +104,11 @@ func serveHTTP(ln net.Listener, srv *http.Server, what string, log *slog.Logger)
 	}
 }
 
-// newWebUI returns the web UI of run directory dir (selfplay/web) with the
+// newWebUI returns the web UI of run directory run (selfplay/web) with the
 // position page's networks and, when reg is not nil, the process's own
 // metrics on the run page.
-func newWebUI(dir string, reg *prometheus.Registry) (http.Handler, error) {
-	cfg := web.DefaultConfig(dir)
+func newWebUI(run checkpoints.Run, reg *prometheus.Registry) (http.Handler, error) {
+	cfg := web.DefaultConfig(run)
 	cfg.Networks = &webNetworks{}
 	if reg != nil {
 		cfg.Metrics = reg

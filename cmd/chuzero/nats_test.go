@@ -85,7 +85,7 @@ func TestNatsTrainerAndTwoWorkers(t *testing.T) {
 	}
 	// the workers took the trainer's config (the quick one, not Sho's defaults)
 	for _, d := range wdirs {
-		c, err := training.Load("", d, "")
+		c, err := training.Load("", checkpoints.Run{Dir: d}, "")
 		if err != nil || c.Model.Preset != "tiny" {
 			t.Errorf("worker %s: config preset %q, %v; want the trainer's tiny", d, c.Model.Preset, err)
 		}

@@ -33,19 +33,19 @@ func startReceiver(t *testing.T, run string) *natsTrainerOnly {
 		t.Fatal(err)
 	}
 	dir := filepath.Join(t.TempDir(), "run")
-	cfg, err := training.Load("", dir, writeQuickConfig(t))
+	cfg, err := training.Load("", checkpoints.Run{Dir: dir}, writeQuickConfig(t))
 	if err == nil {
 		err = os.MkdirAll(dir, 0o755)
 	}
 	if err == nil {
-		err = cfg.Write(dir)
+		err = cfg.Write(checkpoints.Run{Dir: dir})
 	}
 	if err != nil {
 		srv.Close()
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	tr, err := natsjs.NewTrainer(ctx, natsjs.Config{URL: srv.URL(), Run: run}, dir, rules.Sho, nil, nil)
+	tr, err := natsjs.NewTrainer(ctx, natsjs.Config{URL: srv.URL(), Run: run}, checkpoints.Run{Dir: dir}, rules.Sho, nil, nil)
 	if err == nil {
 		err = tr.PublishConfig(ctx, mustRead(t, checkpoints.Run{Dir: dir}.Config()))
 	}
@@ -126,7 +126,7 @@ func TestNatsWorkerKilled(t *testing.T) {
 		had := len(recordFiles(trGames))
 		waitUntil(t, "a new batch at the trainer", func() bool { return len(recordFiles(trGames)) > had })
 		// at a random moment, or sooner as a batch enters the outbox
-		outbox := filepath.Join(checkpoints.Run{Dir: wdir}.Outbox(), checkpoints.SamplesDir, "*"+encode.SampleFileExt)
+		outbox := filepath.Join(checkpoints.Run{Dir: wdir}.Outbox().Samples(), "*"+encode.SampleFileExt)
 		for end := time.Now().Add(time.Duration(rng.IntN(400)) * time.Millisecond); time.Now().Before(end); {
 			if m, _ := filepath.Glob(outbox); len(m) > 0 {
 				break
@@ -166,7 +166,7 @@ func checkNothingLost(t *testing.T, wdir string, tr *natsTrainerOnly) {
 			t.Errorf("batch %s: the trainer's records differ from the worker's", n)
 		}
 	}
-	left, _ := filepath.Glob(filepath.Join(wrun.Outbox(), "*", "*"+encode.SampleFileExt))
+	left, _ := filepath.Glob(filepath.Join(wrun.Outbox().Dir, "*", "*"+encode.SampleFileExt))
 	if len(left) > 0 {
 		t.Errorf("left in the outbox: %v", left)
 	}

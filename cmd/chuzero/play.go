@@ -107,17 +107,17 @@ func openPlayNetworks(o *playOptions, stderr io.Writer) (*training.Networks, err
 	if o.ckpt == "none" {
 		return nil, nil
 	}
-	dir := runDirOf(o.runDir, o.variant)
-	nets, err := training.NewNetworks(dir, o.variant, arena.MatchBatch(1), o.threads) // one game: its leaves in flight
+	run := runOf(o.runDir, o.variant)
+	nets, err := training.NewNetworks(run, o.variant, arena.MatchBatch(1), o.threads) // one game: its leaves in flight
 	if err != nil {
 		return nil, err
 	}
 	if !nets.HasStore() && !exists(o.ckpt) {
 		nets.Close()
 		if o.runDir != "" || o.ckpt != "latest" {
-			return nil, fmt.Errorf("no checkpoint %q: %s has no checkpoints (use -checkpoint none for search without a network)", o.ckpt, dir)
+			return nil, fmt.Errorf("no checkpoint %q: %s has no checkpoints (use -checkpoint none for search without a network)", o.ckpt, run.Dir)
 		}
-		fmt.Fprintf(stderr, "chuzero play: no run in %s; playing without a network (uniform priors)\n", dir)
+		fmt.Fprintf(stderr, "chuzero play: no run in %s; playing without a network (uniform priors)\n", run.Dir)
 		return nil, nil
 	}
 	return nets, nil

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"chuzero/checkpoints"
 	"chuzero/mcts"
 	"chuzero/rules"
 )
@@ -76,14 +77,14 @@ func parseSide(s string) (rules.Color, error) {
 	return rules.Sente, fmt.Errorf("-side %q: want sente or gote", s)
 }
 
-// runDirOf is dir, or when dir is empty the default run directory
-// runs/<variant> (runs/chu without a variant).
-func runDirOf(dir, variant string) string {
+// runOf is the run directory of a -run flag: dir, or when dir is empty
+// the default runs/<variant> (runs/chu without a variant).
+func runOf(dir, variant string) checkpoints.Run {
 	if dir != "" {
-		return dir
+		return checkpoints.Run{Dir: dir}
 	}
 	if variant == "" {
 		variant = "chu"
 	}
-	return filepath.Join("runs", variant)
+	return checkpoints.Run{Dir: filepath.Join("runs", variant)}
 }

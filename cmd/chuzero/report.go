@@ -6,8 +6,8 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"path/filepath"
 
+	"chuzero/checkpoints"
 	"chuzero/selfplay/report"
 )
 
@@ -54,10 +54,11 @@ func runReport(args []string, stdout, stderr io.Writer) int {
 	} else if !fi.IsDir() {
 		return fail(fmt.Errorf("run directory %s is not a directory", *runDir))
 	}
+	run := checkpoints.Run{Dir: *runDir}
 	if *out == "" {
-		*out = filepath.Join(*runDir, "report")
+		*out = run.Report()
 	}
-	s, err := report.Generate(*runDir, *out, opt)
+	s, err := report.Generate(run, *out, opt)
 	if err != nil {
 		return fail(err)
 	}

@@ -23,9 +23,9 @@ func writeReportRun(t *testing.T, dir string) {
 	if err := os.WriteFile(filepath.Join(dir, "config.json"), []byte(`{"variant": "sho"}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	a := report.NewAppender(dir, report.TrainLog)
+	a := checkpoints.Run{Dir: dir}.Appender(checkpoints.TrainLog)
 	for i := 0; i < 20; i++ {
-		if err := a.Append(report.TrainEntry{Time: start.Add(time.Duration(i) * time.Minute), Step: int64(i), PolicyLoss: 4 - 0.1*float64(i), ValueLoss: 0.8, L2Loss: 0.01, Loss: 4.81 - 0.1*float64(i)}); err != nil {
+		if err := a.Append(checkpoints.TrainEntry{Time: start.Add(time.Duration(i) * time.Minute), Step: int64(i), PolicyLoss: 4 - 0.1*float64(i), ValueLoss: 0.8, L2Loss: 0.01, Loss: 4.81 - 0.1*float64(i)}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -62,15 +62,15 @@ func (f *runFlags) register(fs *flag.FlagSet, withTrain, withSelf bool) {
 
 // setup loads the effective config, applies the flags, creates the run
 // directory and writes its config.json.
-func (f *runFlags) setup(fs *flag.FlagSet) (training.Config, string, error) {
+func (f *runFlags) setup(fs *flag.FlagSet) (training.Config, checkpoints.Run, error) {
 	f.set = map[string]bool{}
 	fs.Visit(func(fl *flag.Flag) { f.set[fl.Name] = true })
-	dir := runDirOf(f.run, f.variant)
-	cfg, err := training.Load(f.variant, dir, f.config)
+	run := runOf(f.run, f.variant)
+	cfg, err := training.Load(f.variant, run, f.config)
 	if err != nil {
-		return cfg, dir, err
+		return cfg, run, err
 	}
-	fresh := !exists(checkpoints.Run{Dir: dir}.Checkpoints())
+	fresh := !exists(run.Checkpoints())
 	if f.set["seed"] {
 		cfg.Seed = f.seed
 	}
@@ -91,7 +91,7 @@ func (f *runFlags) setup(fs *flag.FlagSet) (training.Config, string, error) {
 	}
 	if len(f.rules) > 0 {
 		if !fresh {
-			return cfg, dir, fmt.Errorf("-rule: the run in %s has started; its rules cannot change", dir)
+			return cfg, run, fmt.Errorf("-rule: the run in %s has started; its rules cannot change", run.Dir)
 		}
 		if cfg.Rules == nil {
 			cfg.Rules = map[string]string{}
@@ -99,18 +99,18 @@ func (f *runFlags) setup(fs *flag.FlagSet) (training.Config, string, error) {
 		for _, a := range f.rules {
 			name, value, ok := strings.Cut(a, "=")
 			if !ok {
-				return cfg, dir, fmt.Errorf("-rule %q is not Name=Value", a)
+				return cfg, run, fmt.Errorf("-rule %q is not Name=Value", a)
 			}
 			cfg.Rules[name] = value
 		}
 	}
-	if err := cfg.Validate(dir); err != nil {
-		return cfg, dir, err
+	if err := cfg.Validate(run); err != nil {
+		return cfg, run, err
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return cfg, dir, err
+	if err := os.MkdirAll(run.Dir, 0o755); err != nil {
+		return cfg, run, err
 	}
-	return cfg, dir, cfg.Write(dir)
+	return cfg, run, cfg.Write(run)
 }
 
 // exists reports whether the file or directory p exists.

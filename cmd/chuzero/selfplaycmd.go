@@ -35,8 +35,8 @@ func runSelfPlay(args []string, stdout, stderr io.Writer) int {
 		// SIGINT or SIGTERM (flags and -config still override it)
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 		defer stop()
-		dir := runDirOf(j.rf.run, j.rf.variant)
-		return training.FetchConfig(ctx, nf.options(nil).ClientConfig(dir), dir)
+		run := runOf(j.rf.run, j.rf.variant)
+		return training.FetchConfig(ctx, nf.options(nil).ClientConfig(run), run)
 	}
 	if code, done := j.open(args, nil); done {
 		return code

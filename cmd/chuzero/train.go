@@ -23,7 +23,7 @@ func runTrain(args []string, stdout, stderr io.Writer) int {
 	}
 	defer j.close()
 	cfg := j.cfg
-	j.log.Info("training run", "dir", j.dir, "variant", cfg.Variant, "model", cfg.Model.Preset, "blas", model.BLAS,
+	j.log.Info("training run", "dir", j.run.Dir, "variant", cfg.Variant, "model", cfg.Model.Preset, "blas", model.BLAS,
 		"selfplay_games", cfg.Self.Games, "train_threads", cfg.Train.Threads, "selfplay_threads", cfg.Self.Threads)
 	t, err := training.NewTrain(j.options())
 	if err != nil {

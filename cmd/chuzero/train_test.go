@@ -28,7 +28,6 @@ import (
 	cmodel "chuzero/model"
 	"chuzero/rules"
 	"chuzero/selfplay"
-	"chuzero/selfplay/report"
 	"chuzero/selfplay/training"
 	"chuzero/selfplay/transport/natsjs"
 )
@@ -325,7 +324,7 @@ func TestRunConfigFile(t *testing.T) {
 	}
 	js := filepath.Join(t.TempDir(), "c.json")
 	os.WriteFile(js, []byte(`{"variant": "heian", "model": {"preset": "tiny"}, "train": {"batch": 16}}`), 0o644)
-	cfg, err := training.Load("", dir, js)
+	cfg, err := training.Load("", checkpoints.Run{Dir: dir}, js)
 	if err != nil || cfg.Variant != "heian" || cfg.Train.Batch != 16 || cfg.Self.Games != 64 {
 		t.Errorf("JSON config: %+v, %v", cfg, err)
 	}
@@ -391,18 +390,18 @@ gating: {enabled: true, games: 4, simulations: 4, elo0: 0, elo1: 200}
 	}
 	args := []string{"train", "-run", dir, "-config", cfg, "-metrics-addr", "off", "-quiet"}
 	code, out, errs := runUntil(t, args, 3000, func(string) bool {
-		evals, _, _ := report.ReadLog[report.EvalEntry](dir, report.EvalLog)
-		gates, _, _ := report.ReadLog[report.GatingEntry](dir, report.GatingLog)
+		evals, _, _ := checkpoints.ReadLog[checkpoints.EvalEntry](checkpoints.Run{Dir: dir}, checkpoints.EvalLog)
+		gates, _, _ := checkpoints.ReadLog[checkpoints.GatingEntry](checkpoints.Run{Dir: dir}, checkpoints.GatingLog)
 		return len(evals) > 0 && len(gates) > 0
 	})
 	if code != 0 {
 		t.Fatalf("train: exit %d\n%s\n%s", code, out, errs)
 	}
-	trains, _, err := report.ReadLog[report.TrainEntry](dir, report.TrainLog)
+	trains, _, err := checkpoints.ReadLog[checkpoints.TrainEntry](checkpoints.Run{Dir: dir}, checkpoints.TrainLog)
 	if err != nil || len(trains) == 0 || trains[len(trains)-1].Loss <= 0 {
 		t.Errorf("train log: %d entries, %v", len(trains), err)
 	}
-	evals, _, err := report.ReadLog[report.EvalEntry](dir, report.EvalLog)
+	evals, _, err := checkpoints.ReadLog[checkpoints.EvalEntry](checkpoints.Run{Dir: dir}, checkpoints.EvalLog)
 	if err != nil || len(evals) == 0 {
 		t.Fatalf("eval log: %d entries, %v\n%s", len(evals), err, errs)
 	}
@@ -411,7 +410,7 @@ gating: {enabled: true, games: 4, simulations: 4, elo0: 0, elo1: 200}
 			t.Errorf("eval entry %+v", e)
 		}
 	}
-	gates, _, err := report.ReadLog[report.GatingEntry](dir, report.GatingLog)
+	gates, _, err := checkpoints.ReadLog[checkpoints.GatingEntry](checkpoints.Run{Dir: dir}, checkpoints.GatingLog)
 	if err != nil || len(gates) == 0 {
 		t.Fatalf("gating log: %d entries, %v\n%s", len(gates), err, errs)
 	}
@@ -453,7 +452,7 @@ func TestSelfPlayThenTrainer(t *testing.T) {
 	if step, _, games := checkRun(t, dir); step != 6 || games < 8 {
 		t.Errorf("step %d, %d games", step, games)
 	}
-	if trains, _, err := report.ReadLog[report.TrainEntry](dir, report.TrainLog); err != nil || len(trains) == 0 {
+	if trains, _, err := checkpoints.ReadLog[checkpoints.TrainEntry](checkpoints.Run{Dir: dir}, checkpoints.TrainLog); err != nil || len(trains) == 0 {
 		t.Errorf("train log: %d entries, %v", len(trains), err)
 	}
 }

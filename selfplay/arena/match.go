@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"sync"
 
+	"chuzero/checkpoints"
 	"chuzero/encode"
 	"chuzero/rules"
 )
@@ -246,7 +247,7 @@ func (m *Match) save() error {
 	if err != nil {
 		return err
 	}
-	for name, data := range map[string][]byte{"games.jsonl": m.jsonl.Bytes(), "games.pgn": m.pgn.Bytes(), "results.json": append(res, '\n')} {
+	for name, data := range map[string][]byte{checkpoints.MatchRecords: m.jsonl.Bytes(), checkpoints.MatchPGN: m.pgn.Bytes(), checkpoints.MatchResults: append(res, '\n')} {
 		if err := encode.WriteAtomic(filepath.Join(m.cfg.Dir, name), data); err != nil {
 			return err
 		}

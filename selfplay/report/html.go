@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"chuzero/checkpoints"
 	"fmt"
 	"html/template"
 	"time"
@@ -71,12 +72,12 @@ type pageRow struct{ Label, Value string }
 type pagePlot struct{ File, Heading string }
 
 type pageElo struct {
-	EvalEntry
+	checkpoints.EvalEntry
 	Time, Elo, Interval string
 }
 
 type pageGating struct {
-	GatingEntry
+	checkpoints.GatingEntry
 	Time, LLR string
 }
 

@@ -1,3 +1,7 @@
+// Package report turns the logs of a training run (checkpoints.ReadLog:
+// training steps, evaluation matches, gating decisions), with its game
+// records and strength gauntlet, into plots and an HTML page ("chuzero
+// report").
 package report
 
 import (
@@ -13,6 +17,7 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
 
+	"chuzero/checkpoints"
 	"chuzero/encode"
 )
 
@@ -116,11 +121,11 @@ type Rendered struct {
 	PNG     map[string][]byte
 }
 
-// Render reads the run directory runDir as Generate does and draws every
+// Render reads the run directory run as Generate does and draws every
 // plot in memory; it writes nothing. The Summary's OutDir and Files are
 // empty.
-func Render(runDir string, opt Options) (*Rendered, error) {
-	d, opt, err := open(runDir, opt)
+func Render(run checkpoints.Run, opt Options) (*Rendered, error) {
+	d, opt, err := open(run, opt)
 	if err != nil {
 		return nil, err
 	}
@@ -128,17 +133,17 @@ func Render(runDir string, opt Options) (*Rendered, error) {
 	if err != nil {
 		return nil, err
 	}
-	r.Summary = d.summarize(runDir, "")
+	r.Summary = d.summarize(run.Dir, "")
 	return r, nil
 }
 
 // open checks opt, fills in its defaults and reads the run directory.
-func open(runDir string, opt Options) (*runData, Options, error) {
+func open(run checkpoints.Run, opt Options) (*runData, Options, error) {
 	opt = opt.withDefaults()
 	if err := opt.Validate(); err != nil {
 		return nil, opt, err
 	}
-	d, err := readRun(runDir)
+	d, err := readRun(run)
 	return d, opt, err
 }
 
@@ -156,22 +161,22 @@ func (d *runData) render(opt Options) (*Rendered, error) {
 	return r, nil
 }
 
-// Generate reads the run directory runDir (config.json, logs/*.jsonl,
+// Generate reads the run directory run (config.json, logs/*.jsonl,
 // games/*.jsonl) and writes the plots and index.html into outDir
 // (created if needed), each atomically. Each games file is decoded whole
 // by one of GOMAXPROCS workers, and only 16 bytes a game are kept.
 // Damaged lines are skipped: a cut last line silently, any other with a
 // warning in the Summary. A missing or unreadable run directory is an
 // error.
-func Generate(runDir, outDir string, opt Options) (*Summary, error) {
-	d, opt, err := open(runDir, opt)
+func Generate(run checkpoints.Run, outDir string, opt Options) (*Summary, error) {
+	d, opt, err := open(run, opt)
 	if err != nil {
 		return nil, err
 	}
 	if err := os.MkdirAll(outDir, 0o755); err != nil {
 		return nil, fmt.Errorf("report: %w", err)
 	}
-	s := d.summarize(runDir, outDir)
+	s := d.summarize(run.Dir, outDir)
 	r, err := d.render(opt)
 	if err != nil {
 		return nil, err
@@ -217,7 +222,7 @@ func (d *runData) summarize(runDir, outDir string) *Summary {
 		s.LastTrain = &t
 	}
 	s.Evals = len(d.eval)
-	latest := map[string]EvalEntry{}
+	latest := map[string]checkpoints.EvalEntry{}
 	for _, e := range d.eval { // sorted by time: the last one wins
 		latest[e.Opponent] = e
 	}

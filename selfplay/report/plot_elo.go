@@ -1,6 +1,7 @@
 package report
 
 import (
+	"chuzero/checkpoints"
 	"fmt"
 	"image/color"
 	"math"
@@ -55,8 +56,8 @@ func eloPlot(d *runData, opt Options, tx timeAxis) *plot.Plot {
 
 // evalsByOpponent groups the dated evaluations by opponent, each group
 // in log order, and returns the opponents sorted by name.
-func evalsByOpponent(evals []EvalEntry) ([]string, map[string][]EvalEntry) {
-	byOpp := map[string][]EvalEntry{}
+func evalsByOpponent(evals []checkpoints.EvalEntry) ([]string, map[string][]checkpoints.EvalEntry) {
+	byOpp := map[string][]checkpoints.EvalEntry{}
 	var opps []string
 	for _, e := range evals {
 		if e.Time.IsZero() {
@@ -73,7 +74,7 @@ func evalsByOpponent(evals []EvalEntry) ([]string, map[string][]EvalEntry) {
 
 // eloFrame returns the y range of the Elo plot: the finite estimates
 // (and 0), padded.
-func eloFrame(evals []EvalEntry) (lo, hi float64) {
+func eloFrame(evals []checkpoints.EvalEntry) (lo, hi float64) {
 	const sane = 2000 // an |Elo| beyond this is as good as infinite
 	for _, e := range evals {
 		if finite(e.Elo) && math.Abs(e.Elo) <= sane {
@@ -96,7 +97,7 @@ func clamp(x, a, b float64) float64 {
 // right by shift, with the estimates clamped to the frame [lo, hi] and
 // the bounds to a frame's height beyond it. The estimates that had to be
 // clamped are added to clipped, labelled with their value.
-func eloPoints(es []EvalEntry, tx timeAxis, shift, lo, hi float64, clipped *plotter.XYLabels) errPoints {
+func eloPoints(es []checkpoints.EvalEntry, tx timeAxis, shift, lo, hi float64, clipped *plotter.XYLabels) errPoints {
 	pts := errPoints{XYs: make(plotter.XYs, len(es)), YErrors: make(plotter.YErrors, len(es))}
 	for j, e := range es {
 		y := clamp(e.Elo, lo, hi)

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"chuzero/checkpoints"
 	"fmt"
 
 	"gonum.org/v1/plot"
@@ -15,18 +16,18 @@ func lossPlot(d *runData, opt Options, tx timeAxis) *plot.Plot {
 	p := newPlot("Training loss", tx.label, "loss (log scale)")
 	heads := []struct {
 		name string
-		get  func(TrainEntry) float64
+		get  func(checkpoints.TrainEntry) float64
 	}{
-		{"total", func(e TrainEntry) float64 { return e.Loss }},
-		{"policy", func(e TrainEntry) float64 { return e.PolicyLoss }},
-		{"value", func(e TrainEntry) float64 { return e.ValueLoss }},
-		{"L2", func(e TrainEntry) float64 { return e.L2Loss }},
-		{"held-out policy", func(e TrainEntry) float64 { return e.HeldOutPolicy }},
-		{"held-out value", func(e TrainEntry) float64 { return e.HeldOutValue }},
-		{"reply", func(e TrainEntry) float64 { return e.ReplyLoss }},
-		{"ownership", func(e TrainEntry) float64 { return e.OwnershipLoss }},
-		{"short value", func(e TrainEntry) float64 { return e.ShortValueLoss }},
-		{"material", func(e TrainEntry) float64 { return e.MaterialLoss }},
+		{"total", func(e checkpoints.TrainEntry) float64 { return e.Loss }},
+		{"policy", func(e checkpoints.TrainEntry) float64 { return e.PolicyLoss }},
+		{"value", func(e checkpoints.TrainEntry) float64 { return e.ValueLoss }},
+		{"L2", func(e checkpoints.TrainEntry) float64 { return e.L2Loss }},
+		{"held-out policy", func(e checkpoints.TrainEntry) float64 { return e.HeldOutPolicy }},
+		{"held-out value", func(e checkpoints.TrainEntry) float64 { return e.HeldOutValue }},
+		{"reply", func(e checkpoints.TrainEntry) float64 { return e.ReplyLoss }},
+		{"ownership", func(e checkpoints.TrainEntry) float64 { return e.OwnershipLoss }},
+		{"short value", func(e checkpoints.TrainEntry) float64 { return e.ShortValueLoss }},
+		{"material", func(e checkpoints.TrainEntry) float64 { return e.MaterialLoss }},
 	}
 	k := smoothWindow(len(d.train), opt.Smooth)
 	drawn := false

@@ -44,11 +44,11 @@ func writeSynthRun(t *testing.T, dir string, span time.Duration, games int) synt
 	must(os.WriteFile(filepath.Join(dir, "config.json"),
 		[]byte(`{"variant": "chu", "seed": 1, "selfplay": {"resign_threshold": -0.9, "no_resign_fraction": 0.1}}`+"\n"), 0o644))
 
-	train := NewAppender(dir, TrainLog)
+	train := checkpoints.Run{Dir: dir}.Appender(checkpoints.TrainLog)
 	const reports = 200
 	for i := 0; i < reports; i++ {
 		f := float64(i) / reports
-		e := TrainEntry{
+		e := checkpoints.TrainEntry{
 			Time:       t0.Add(time.Duration(f * float64(span))),
 			Step:       int64(10 * i),
 			PolicyLoss: 6*math.Exp(-2*f) + 0.3*r.Float64(),
@@ -65,12 +65,12 @@ func writeSynthRun(t *testing.T, dir string, span time.Duration, games int) synt
 		want.lastStep = e.Step
 	}
 
-	eval := NewAppender(dir, EvalLog)
+	eval := checkpoints.Run{Dir: dir}.Appender(checkpoints.EvalLog)
 	for i := 1; i <= 6; i++ {
 		at := t0.Add(time.Duration(i) * span / 6)
 		for j, opp := range []string{"first", "greedy", "hachu-d1"} {
 			elo := float64(60*i - 150*j)
-			e := EvalEntry{Time: at, Step: int64(300 * i), Checkpoint: fmt.Sprintf("step-%06d", 300*i), Opponent: opp,
+			e := checkpoints.EvalEntry{Time: at, Step: int64(300 * i), Checkpoint: fmt.Sprintf("step-%06d", 300*i), Opponent: opp,
 				Games: 40, Wins: 20 + i, Draws: 5, Losses: 15 - i, Elo: elo, EloLow: elo - 80, EloHigh: elo + 80}
 			if opp == "greedy" && i == 6 { // a clean sweep: the logger's stand-in for +inf
 				e.Wins, e.Draws, e.Losses = 40, 0, 0
@@ -80,14 +80,14 @@ func writeSynthRun(t *testing.T, dir string, span time.Duration, games int) synt
 		}
 	}
 
-	gating := NewAppender(dir, GatingLog)
+	gating := checkpoints.Run{Dir: dir}.Appender(checkpoints.GatingLog)
 	for i := 1; i <= 5; i++ {
 		promoted := i%2 == 1
 		dec := "reject"
 		if promoted {
 			dec = "accept"
 		}
-		must(gating.Append(GatingEntry{Time: t0.Add(time.Duration(i) * span / 5), Candidate: fmt.Sprintf("step-%06d", 400*i),
+		must(gating.Append(checkpoints.GatingEntry{Time: t0.Add(time.Duration(i) * span / 5), Candidate: fmt.Sprintf("step-%06d", 400*i),
 			Best: "step-000000", Games: 100, Wins: 50 + i, Draws: 10, Losses: 40 - i, LLR: 1.5 * float64(i%3-1), Decision: dec, Promoted: promoted}))
 		want.gatings++
 	}
@@ -253,11 +253,11 @@ func TestReportGenerate(t *testing.T) {
 					log string
 					v   any
 				}{
-					{TrainLog, TrainEntry{Time: t0, Loss: 1e300, PolicyLoss: 1, ValueLoss: 0}},
-					{EvalLog, EvalEntry{Time: t0, Opponent: "first", Games: 2, Losses: 2, Elo: -math.MaxFloat64, EloLow: -math.MaxFloat64, EloHigh: 100}},
-					{GatingLog, GatingEntry{Time: t0, Candidate: "a", Best: "b", Decision: "inconclusive"}},
+					{checkpoints.TrainLog, checkpoints.TrainEntry{Time: t0, Loss: 1e300, PolicyLoss: 1, ValueLoss: 0}},
+					{checkpoints.EvalLog, checkpoints.EvalEntry{Time: t0, Opponent: "first", Games: 2, Losses: 2, Elo: -math.MaxFloat64, EloLow: -math.MaxFloat64, EloHigh: 100}},
+					{checkpoints.GatingLog, checkpoints.GatingEntry{Time: t0, Candidate: "a", Best: "b", Decision: "inconclusive"}},
 				} {
-					if err := NewAppender(dir, e.log).Append(e.v); err != nil {
+					if err := (checkpoints.Run{Dir: dir}).Appender(e.log).Append(e.v); err != nil {
 						t.Fatal(err)
 					}
 				}
@@ -321,7 +321,7 @@ func TestReportGenerate(t *testing.T) {
 			dir := t.TempDir()
 			want := tt.setup(t, dir)
 			out := filepath.Join(dir, "report")
-			s, err := Generate(dir, out, tt.opt)
+			s, err := Generate(checkpoints.Run{Dir: dir}, out, tt.opt)
 			if err != nil {
 				t.Fatalf("Generate: %v", err)
 			}
@@ -366,7 +366,7 @@ func TestReportGenerateErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, tt := range tests {
-		_, err := Generate(tt.runDir, filepath.Join(dir, "out"), tt.opt)
+		_, err := Generate(checkpoints.Run{Dir: tt.runDir}, filepath.Join(dir, "out"), tt.opt)
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%s: Generate = %v, want an error containing %q", tt.name, err, tt.want)
 		}

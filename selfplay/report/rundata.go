@@ -1,7 +1,6 @@
 package report
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -14,6 +13,7 @@ import (
 
 	"chuzero/checkpoints"
 	"chuzero/selfplay"
+	"chuzero/selfplay/training"
 )
 
 // maxWarnings is how many warnings a Summary keeps word for word; the
@@ -27,12 +27,12 @@ type runData struct {
 	variant         string
 	resignThreshold *float64
 
-	train  []TrainEntry
-	eval   []EvalEntry
-	gating []GatingEntry
+	train  []checkpoints.TrainEntry
+	eval   []checkpoints.EvalEntry
+	gating []checkpoints.GatingEntry
 	games  []gamePoint
 
-	strength []EvalEntry // the strength benchmark's pairs (RUN/strength), if any
+	strength []checkpoints.EvalEntry // the strength benchmark's pairs (RUN/strength), if any
 
 	start, end time.Time // earliest and latest timestamp of logs and games (zero: none)
 	sum        Summary   // counts filled while reading
@@ -60,29 +60,28 @@ type gameLine struct {
 	Seconds       float64               `json:"seconds"`
 }
 
-// readRun reads the config, the three logs and the games of runDir.
+// readRun reads the config, the three logs and the games of run.
 // Damaged lines are skipped and reported as warnings in sum; only an
 // unreadable directory or file is an error.
-func readRun(runDir string) (*runData, error) {
-	fi, err := os.Stat(runDir)
+func readRun(run checkpoints.Run) (*runData, error) {
+	fi, err := os.Stat(run.Dir)
 	if err != nil {
 		return nil, fmt.Errorf("report: run directory: %w", err)
 	}
 	if !fi.IsDir() {
-		return nil, fmt.Errorf("report: run directory %s is not a directory", runDir)
+		return nil, fmt.Errorf("report: run directory %s is not a directory", run.Dir)
 	}
 	d := &runData{}
-	if err := d.readConfig(runDir); err != nil {
+	if err := d.readConfig(run); err != nil {
 		return nil, err
 	}
-	logs := checkpoints.Run{Dir: runDir}.Logs()
-	if err := readJSONLines(d, filepath.Join(logs, TrainLog), func(e TrainEntry) { d.train = append(d.train, e) }); err != nil {
+	if err := readJSONLines(d, run.Log(checkpoints.TrainLog), func(e checkpoints.TrainEntry) { d.train = append(d.train, e) }); err != nil {
 		return nil, err
 	}
-	if err := readJSONLines(d, filepath.Join(logs, EvalLog), func(e EvalEntry) { d.eval = append(d.eval, e) }); err != nil {
+	if err := readJSONLines(d, run.Log(checkpoints.EvalLog), func(e checkpoints.EvalEntry) { d.eval = append(d.eval, e) }); err != nil {
 		return nil, err
 	}
-	if err := readJSONLines(d, filepath.Join(logs, GatingLog), func(e GatingEntry) { d.gating = append(d.gating, e) }); err != nil {
+	if err := readJSONLines(d, run.Log(checkpoints.GatingLog), func(e checkpoints.GatingEntry) { d.gating = append(d.gating, e) }); err != nil {
 		return nil, err
 	}
 	sort.SliceStable(d.train, func(i, j int) bool { return d.train[i].Time.Before(d.train[j].Time) })
@@ -97,10 +96,10 @@ func readRun(runDir string) (*runData, error) {
 	for _, e := range d.gating {
 		d.seen(e.Time)
 	}
-	if err := d.readGames(checkpoints.Run{Dir: runDir}.Games()); err != nil {
+	if err := d.readGames(run.Games()); err != nil {
 		return nil, err
 	}
-	if err := d.readStrength(runDir); err != nil {
+	if err := d.readStrength(run); err != nil {
 		return nil, err
 	}
 	sort.Slice(d.games, func(i, j int) bool { return d.games[i].end < d.games[j].end })
@@ -109,27 +108,18 @@ func readRun(runDir string) (*runData, error) {
 
 // readConfig takes the variant and the resignation threshold from
 // config.json, if there is one.
-func (d *runData) readConfig(runDir string) error {
-	path := checkpoints.Run{Dir: runDir}.Config()
-	b, err := os.ReadFile(path)
-	if os.IsNotExist(err) {
+func (d *runData) readConfig(run checkpoints.Run) error {
+	c, err := training.ReadConfig(run)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
 		return nil
-	}
-	if err != nil {
-		return fmt.Errorf("report: %w", err)
-	}
-	var c struct {
-		Variant  string `json:"variant"`
-		SelfPlay struct {
-			ResignThreshold *float64 `json:"resign_threshold"`
-		} `json:"selfplay"`
-	}
-	if err := json.Unmarshal(b, &c); err != nil {
-		d.warn(fmt.Sprintf("%s: %v", path, err))
+	case err != nil:
+		d.warn(fmt.Sprintf("%s: %v", run.Config(), err))
 		return nil
 	}
 	d.variant = c.Variant
-	d.resignThreshold = c.SelfPlay.ResignThreshold
+	th := c.Self.ResignThreshold
+	d.resignThreshold = &th
 	return nil
 }
 
@@ -148,7 +138,7 @@ func (d *runData) readGames(dir string) error {
 	var paths []string
 	for _, e := range entries {
 		name := e.Name()
-		if e.Type().IsRegular() && !strings.HasPrefix(name, ".") && strings.HasSuffix(name, ".jsonl") {
+		if e.Type().IsRegular() && !strings.HasPrefix(name, ".") && strings.HasSuffix(name, checkpoints.RecordExt) {
 			paths = append(paths, filepath.Join(dir, name))
 		}
 	}
@@ -279,7 +269,7 @@ func (d *runData) warn(msg string) {
 // skipped: silently when it is the last one (cut short by a crash; counted
 // in Summary.Truncated), with a warning naming file and line otherwise.
 func readJSONLines[T any](d *runData, path string, each func(T)) error {
-	err := ScanLines(path, each, func(line int, last bool, err error) {
+	err := checkpoints.ScanLines(path, each, func(line int, last bool, err error) {
 		if last {
 			d.sum.Truncated++ // a cut last line: the run is writing, or was killed
 			return

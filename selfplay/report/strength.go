@@ -1,6 +1,7 @@
 package report
 
 import (
+	"chuzero/checkpoints"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -15,13 +16,11 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 )
 
-// The strength benchmark (scripts/strength.sh) leaves its gauntlet under
-// RUN/strength (the arena's games.jsonl, games.pgn and results.json); the
-// report shows its pairs as a table and StrengthPlot.
-const (
-	StrengthDir  = "strength"
-	StrengthPlot = "strength.png" // the benchmark's Elo against each anchor, 95% intervals
-)
+// The strength benchmark (scripts/strength.sh) leaves its gauntlet in the
+// run's strength/ (a match directory: checkpoints.MatchRecords, MatchPGN
+// and MatchResults); the report shows its pairs as a table and
+// StrengthPlot, the benchmark's Elo against each anchor with 95% intervals.
+const StrengthPlot = "strength.png"
 
 // strengthResults is the part of the arena's results.json the report
 // reads: the pairs of the gauntlet.
@@ -38,10 +37,10 @@ type strengthResults struct {
 	} `json:"pairs"`
 }
 
-// readStrength loads RUN/strength/results.json when there is one (see
+// readStrength loads the gauntlet's results when there are some (see
 // ReadStrength); a damaged file is a warning.
-func (d *runData) readStrength(runDir string) error {
-	entries, err := ReadStrength(runDir)
+func (d *runData) readStrength(run checkpoints.Run) error {
+	entries, err := ReadStrength(run)
 	var bad *json.SyntaxError
 	var typ *json.UnmarshalTypeError
 	if errors.As(err, &bad) || errors.As(err, &typ) {
@@ -52,11 +51,11 @@ func (d *runData) readStrength(runDir string) error {
 	return err
 }
 
-// ReadStrength reads the strength benchmark's RUN/strength/results.json,
-// one EvalEntry per anchor (Checkpoint is the benchmarked player). A run
+// ReadStrength reads the strength benchmark's results (strength/results.json),
+// one checkpoints.EvalEntry per anchor (Checkpoint is the benchmarked player). A run
 // without one has no entries and no error.
-func ReadStrength(runDir string) ([]EvalEntry, error) {
-	path := filepath.Join(runDir, StrengthDir, "results.json")
+func ReadStrength(run checkpoints.Run) ([]checkpoints.EvalEntry, error) {
+	path := filepath.Join(run.Strength(), checkpoints.MatchResults)
 	b, err := os.ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
@@ -68,9 +67,9 @@ func ReadStrength(runDir string) ([]EvalEntry, error) {
 	if err := json.Unmarshal(b, &r); err != nil {
 		return nil, fmt.Errorf("report: %s: %w", path, err)
 	}
-	var out []EvalEntry
+	var out []checkpoints.EvalEntry
 	for _, p := range r.Pairs {
-		out = append(out, EvalEntry{Checkpoint: p.Player, Opponent: p.Opponent,
+		out = append(out, checkpoints.EvalEntry{Checkpoint: p.Player, Opponent: p.Opponent,
 			Games: p.Wins + p.Draws + p.Losses, Wins: p.Wins, Draws: p.Draws, Losses: p.Losses,
 			Elo: p.Elo, EloLow: p.EloLow, EloHigh: p.EloHigh})
 	}

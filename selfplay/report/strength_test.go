@@ -1,6 +1,7 @@
 package report
 
 import (
+	"chuzero/checkpoints"
 	"os"
 	"path/filepath"
 	"strings"
@@ -25,7 +26,7 @@ func TestReportStrength(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := t.TempDir()
-			sd := filepath.Join(dir, StrengthDir)
+			sd := checkpoints.Run{Dir: dir}.Strength()
 			if err := os.MkdirAll(sd, 0o755); err != nil {
 				t.Fatal(err)
 			}
@@ -33,7 +34,7 @@ func TestReportStrength(t *testing.T) {
 				t.Fatal(err)
 			}
 			out := filepath.Join(dir, "report")
-			s, err := Generate(dir, out, Options{Width: 480, Height: 320})
+			s, err := Generate(checkpoints.Run{Dir: dir}, out, Options{Width: 480, Height: 320})
 			if err != nil {
 				t.Fatal(err)
 			}

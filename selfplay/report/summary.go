@@ -1,6 +1,7 @@
 package report
 
 import (
+	"chuzero/checkpoints"
 	"fmt"
 	"strings"
 	"time"
@@ -32,12 +33,12 @@ type Summary struct {
 
 	// Logs.
 	TrainEntries int
-	LastTrain    *TrainEntry  // the latest training report (nil: none)
-	Evals        int          // evaluation matches
-	LatestElo    []EvalEntry  // the latest match against each opponent, by opponent name
-	Gatings      int          // gating decisions
-	Promotions   int          // of those, candidates promoted
-	LastGating   *GatingEntry // nil: none
+	LastTrain    *checkpoints.TrainEntry  // the latest training report (nil: none)
+	Evals        int                      // evaluation matches
+	LatestElo    []checkpoints.EvalEntry  // the latest match against each opponent, by opponent name
+	Gatings      int                      // gating decisions
+	Promotions   int                      // of those, candidates promoted
+	LastGating   *checkpoints.GatingEntry // nil: none
 
 	// Damaged input: lines skipped. A bad last line of a file (a crash
 	// mid-write) is only counted in Truncated; any other bad line is

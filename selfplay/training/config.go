@@ -127,7 +127,7 @@ func (c *Config) ModelConfig() (model.Config, error) {
 }
 
 // LoopConfig returns the trainer's configuration.
-func (c *Config) LoopConfig(runDir string) (model.LoopConfig, error) {
+func (c *Config) LoopConfig(run checkpoints.Run) (model.LoopConfig, error) {
 	rc, err := c.RulesConfig()
 	if err != nil {
 		return model.LoopConfig{}, err
@@ -144,7 +144,7 @@ func (c *Config) LoopConfig(runDir string) (model.LoopConfig, error) {
 	if t.Mirror != nil && *t.Mirror {
 		lc.Replay.MirrorFraction = 0.5 // a run made before mirror_fraction
 	}
-	lc.Samples = checkpoints.Run{Dir: runDir}.Samples()
+	lc.Samples = run.Samples()
 	return lc, lc.Validate()
 }
 
@@ -163,20 +163,20 @@ func (c *Config) encodeOptions(rc rules.Config) encode.Options {
 }
 
 // SelfPlayConfig returns the self-play configuration.
-func (c *Config) SelfPlayConfig(runDir string) (selfplay.Config, error) {
+func (c *Config) SelfPlayConfig(run checkpoints.Run) (selfplay.Config, error) {
 	rc, err := c.RulesConfig()
 	if err != nil {
 		return selfplay.Config{}, err
 	}
 	sp := c.Self.selfPlaySettings
 	sp.Search = c.Self.searchSettings
-	sp.Rules, sp.Encode, sp.Seed, sp.Dir = rc, c.encodeOptions(rc), c.Seed, runDir
+	sp.Rules, sp.Encode, sp.Seed, sp.Run = rc, c.encodeOptions(rc), c.Seed, run
 	return sp, sp.Validate()
 }
 
 // Validate checks every section.
-func (c *Config) Validate(runDir string) error {
-	if _, err := c.LoopConfig(runDir); err != nil {
+func (c *Config) Validate(run checkpoints.Run) error {
+	if _, err := c.LoopConfig(run); err != nil {
 		return err
 	}
 	if err := c.Eval.Validate(); err != nil {
@@ -185,15 +185,15 @@ func (c *Config) Validate(runDir string) error {
 	if err := c.Gating.Validate(); err != nil {
 		return err
 	}
-	_, err := c.SelfPlayConfig(runDir)
+	_, err := c.SelfPlayConfig(run)
 	return err
 }
 
 // Write stores the effective config in DIR/config.json, atomically.
-func (c *Config) Write(runDir string) error {
+func (c *Config) Write(run checkpoints.Run) error {
 	data, err := json.MarshalIndent(c, "", "  ")
 	if err != nil {
 		return err
 	}
-	return encode.WriteAtomic(checkpoints.Run{Dir: runDir}.Config(), append(data, '\n'))
+	return encode.WriteAtomic(run.Config(), append(data, '\n'))
 }

@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"testing"
 
+	"chuzero/checkpoints"
 	"chuzero/rules"
 )
 
@@ -23,7 +24,7 @@ func TestOldConfigLoads(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "config.json"), old, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cfg, err := Load("", dir, "")
+	cfg, err := Load("", checkpoints.Run{Dir: dir}, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,13 +33,13 @@ func TestOldConfigLoads(t *testing.T) {
 	// defaults changed since the file was written: the file's own values
 	// hold (keys it lacks take today's defaults)
 	def.Self.MaxPlies, def.Train.ValueQSteps = 300, 10000
-	got, _ := cfg.SelfPlayConfig(dir)
-	want, _ := def.SelfPlayConfig(dir)
+	got, _ := cfg.SelfPlayConfig(checkpoints.Run{Dir: dir})
+	want, _ := def.SelfPlayConfig(checkpoints.Run{Dir: dir})
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("self-play config from the old file\n%+v\nwant\n%+v", got, want)
 	}
-	gl, _ := cfg.LoopConfig(dir)
-	wl, _ := def.LoopConfig(dir)
+	gl, _ := cfg.LoopConfig(checkpoints.Run{Dir: dir})
+	wl, _ := def.LoopConfig(checkpoints.Run{Dir: dir})
 	if !reflect.DeepEqual(gl, wl) {
 		t.Errorf("loop config from the old file\n%+v\nwant\n%+v", gl, wl)
 	}
@@ -63,17 +64,17 @@ func TestConfigSectionKeys(t *testing.T) {
 	dir := t.TempDir()
 	p := filepath.Join(dir, "c.yaml")
 	os.WriteFile(p, []byte("variant: sho\nselfplay: {c_puct_base: 500, gumbel: false}\ntrain: {window_beta: 0.5, beta2: 0.99}\n"), 0o644)
-	cfg, err := Load("", filepath.Join(dir, "run"), p)
+	cfg, err := Load("", checkpoints.Run{Dir: filepath.Join(dir, "run")}, p)
 	if err != nil {
 		t.Fatal(err)
 	}
-	sp, _ := cfg.SelfPlayConfig(dir)
-	lc, _ := cfg.LoopConfig(dir)
+	sp, _ := cfg.SelfPlayConfig(checkpoints.Run{Dir: dir})
+	lc, _ := cfg.LoopConfig(checkpoints.Run{Dir: dir})
 	if sp.Search.CPuctBase != 500 || sp.Gumbel || lc.Replay.WindowBeta != 0.5 || lc.Train.Beta2 != 0.99 {
 		t.Errorf("keys not applied: %+v %+v %+v", sp.Search, sp.Gumbel, lc)
 	}
 	os.WriteFile(p, []byte("variant: sho\ntrain: {windw_min: 5}\n"), 0o644)
-	if _, err := Load("", filepath.Join(dir, "run"), p); err == nil {
+	if _, err := Load("", checkpoints.Run{Dir: filepath.Join(dir, "run")}, p); err == nil {
 		t.Error("a misspelt key was accepted")
 	}
 }
@@ -88,20 +89,20 @@ func TestAblationConfigsLoad(t *testing.T) {
 	}
 	for _, f := range files {
 		for _, v := range []string{"sho", "chu", "heian"} {
-			cfg, err := Load(v, filepath.Join(t.TempDir(), "run"), f)
+			cfg, err := Load(v, checkpoints.Run{Dir: filepath.Join(t.TempDir(), "run")}, f)
 			if err == nil {
-				err = cfg.Validate(t.TempDir())
+				err = cfg.Validate(checkpoints.Run{Dir: t.TempDir()})
 			}
 			if err != nil {
 				t.Errorf("%s (%s): %v", filepath.Base(f), v, err)
 			}
 		}
 	}
-	cfg, err := Load("sho", filepath.Join(t.TempDir(), "run"), "../../scripts/ablations/utility1.yaml")
+	cfg, err := Load("sho", checkpoints.Run{Dir: filepath.Join(t.TempDir(), "run")}, "../../scripts/ablations/utility1.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if sp, _ := cfg.SelfPlayConfig(t.TempDir()); sp.Search.MaterialUtility != 1 {
+	if sp, _ := cfg.SelfPlayConfig(checkpoints.Run{Dir: t.TempDir()}); sp.Search.MaterialUtility != 1 {
 		t.Errorf("utility1.yaml: material utility %v", sp.Search.MaterialUtility)
 	}
 }

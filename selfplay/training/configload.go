@@ -15,9 +15,9 @@ import (
 // then DIR/config.json of an existing run, then the file given with
 // -config, each overriding the one before (flags come last, in the
 // commands).
-func Load(variant, runDir, file string) (Config, error) {
+func Load(variant string, run checkpoints.Run, file string) (Config, error) {
 	var paths []string
-	existing := checkpoints.Run{Dir: runDir}.Config()
+	existing := run.Config()
 	if _, err := os.Stat(existing); err == nil {
 		paths = append(paths, existing)
 	}
@@ -43,7 +43,7 @@ func Load(variant, runDir, file string) (Config, error) {
 		}
 		if p == existing {
 			if variant != "" && peek.Variant != variant {
-				return Config{}, fmt.Errorf("the run in %s plays %s, not %s", runDir, peek.Variant, variant)
+				return Config{}, fmt.Errorf("the run in %s plays %s, not %s", run.Dir, peek.Variant, variant)
 			}
 			v = peek.Variant
 		} else if v == "" {
@@ -74,4 +74,14 @@ func Load(variant, runDir, file string) (Config, error) {
 		return Config{}, errors.New("seed must not be 0")
 	}
 	return cfg, nil
+}
+
+// ReadConfig reads the config of the existing run in run (its config.json
+// over the defaults of its variant, as Load), for a reader of the run: the
+// report, the web pages. A run without config.json is os.ErrNotExist.
+func ReadConfig(run checkpoints.Run) (Config, error) {
+	if _, err := os.Stat(run.Config()); err != nil {
+		return Config{}, err
+	}
+	return Load("", run, "")
 }

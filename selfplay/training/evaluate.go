@@ -6,23 +6,22 @@ import (
 
 	"chuzero/checkpoints"
 	"chuzero/selfplay/arena"
-	"chuzero/selfplay/report"
 )
 
 // newJudge wires the run's judge (arena.Judge: evaluation against the
 // anchors and gating) to the run: networks loaded from checkpoint files,
 // logs/eval.jsonl and logs/gating.jsonl, and the metrics. The caller sets
 // Promote where self-play should follow a promotion.
-func newJudge(cfg Config, dir string, store *checkpoints.Store, m *Metrics, log *slog.Logger) (*arena.Judge, error) {
+func newJudge(cfg Config, run checkpoints.Run, store *checkpoints.Store, m *Metrics, log *slog.Logger) (*arena.Judge, error) {
 	rc, err := cfg.RulesConfig()
 	if err != nil {
 		return nil, err
 	}
-	evalLog, gateLog := report.NewAppender(dir, report.EvalLog), report.NewAppender(dir, report.GatingLog)
-	j := &arena.Judge{Eval: cfg.Eval, Gating: cfg.Gating, Rules: rc, Dir: checkpoints.Run{Dir: dir}, Store: store, Log: log,
+	evalLog, gateLog := run.Appender(checkpoints.EvalLog), run.Appender(checkpoints.GatingLog)
+	j := &arena.Judge{Eval: cfg.Eval, Gating: cfg.Gating, Rules: rc, Dir: run, Store: store, Log: log,
 		LastEvaluated: -1,
 		Networks: func(batch, threads int) (arena.Networks, error) {
-			return NewNetworks("", cfg.Variant, batch, threads)
+			return NewNetworks(checkpoints.Run{}, cfg.Variant, batch, threads)
 		},
 		OnEval: func(r arena.EvalResult) error {
 			e := evalEntry(r)
@@ -43,12 +42,12 @@ func newJudge(cfg Config, dir string, store *checkpoints.Store, m *Metrics, log 
 	if err := j.Open(); err != nil {
 		return nil, err
 	}
-	evals, damaged, err := report.ReadLog[report.EvalEntry](dir, report.EvalLog)
+	evals, damaged, err := checkpoints.ReadLog[checkpoints.EvalEntry](run, checkpoints.EvalLog)
 	if err != nil {
 		return nil, err
 	}
 	if damaged > 0 && log != nil {
-		log.Warn("damaged lines in the evaluation log were skipped", "log", report.EvalLog, "lines", damaged)
+		log.Warn("damaged lines in the evaluation log were skipped", "log", checkpoints.EvalLog, "lines", damaged)
 	}
 	if len(evals) > 0 {
 		j.LastEvaluated = evals[len(evals)-1].Step
@@ -57,17 +56,17 @@ func newJudge(cfg Config, dir string, store *checkpoints.Store, m *Metrics, log 
 }
 
 // evalEntry is the log line of an evaluation match.
-func evalEntry(r arena.EvalResult) report.EvalEntry {
+func evalEntry(r arena.EvalResult) checkpoints.EvalEntry {
 	sc := r.Score
-	return report.EvalEntry{Time: time.Now().UTC(), Step: r.Checkpoint.Step, Checkpoint: r.Checkpoint.Name, Opponent: r.Opponent,
+	return checkpoints.EvalEntry{Time: time.Now().UTC(), Step: r.Checkpoint.Step, Checkpoint: r.Checkpoint.Name, Opponent: r.Opponent,
 		Games: sc.Games(), Wins: sc.Wins, Draws: sc.Draws, Losses: sc.Losses,
 		Elo: finiteElo(r.Elo), EloLow: finiteElo(r.EloLow), EloHigh: finiteElo(r.EloHigh)}
 }
 
 // gateEntry is the log line of a gating decision.
-func gateEntry(r arena.GateResult) report.GatingEntry {
+func gateEntry(r arena.GateResult) checkpoints.GatingEntry {
 	sc := r.Score
-	return report.GatingEntry{Time: time.Now().UTC(), Candidate: r.Candidate.Name, Best: r.Best.Name, Games: sc.Games(),
+	return checkpoints.GatingEntry{Time: time.Now().UTC(), Candidate: r.Candidate.Name, Best: r.Best.Name, Games: sc.Games(),
 		Wins: sc.Wins, Draws: sc.Draws, Losses: sc.Losses, LLR: r.LLR, Decision: r.Decision, Promoted: r.Promoted()}
 }
 

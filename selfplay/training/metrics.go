@@ -6,10 +6,10 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"chuzero/checkpoints"
 	"chuzero/mcts"
 	"chuzero/model"
 	"chuzero/selfplay"
-	"chuzero/selfplay/report"
 )
 
 // Metrics are the Prometheus metrics of a run, registered on a registry
@@ -89,7 +89,7 @@ func (m *Metrics) game(rec *selfplay.Record, st selfplay.Stats) {
 }
 
 // eval records an evaluation match.
-func (m *Metrics) eval(e report.EvalEntry) {
+func (m *Metrics) eval(e checkpoints.EvalEntry) {
 	m.evalElo.WithLabelValues(e.Opponent).Set(e.Elo)
 	m.evalEloLow.WithLabelValues(e.Opponent).Set(e.EloLow)
 	m.evalEloHigh.WithLabelValues(e.Opponent).Set(e.EloHigh)

@@ -37,10 +37,10 @@ type NATS struct {
 
 // ClientConfig returns the client config for the run in dir: Client, its
 // run name defaulting to the directory's base name.
-func (n *NATS) ClientConfig(dir string) natsjs.Config {
+func (n *NATS) ClientConfig(run checkpoints.Run) natsjs.Config {
 	c := n.Client
 	if c.Run == "" {
-		abs, _ := filepath.Abs(dir)
+		abs, _ := filepath.Abs(run.Dir)
 		c.Run = natsjs.RunName(filepath.Base(abs))
 	}
 	return c
@@ -49,8 +49,8 @@ func (n *NATS) ClientConfig(dir string) natsjs.Config {
 // FetchConfig writes the run config the trainer published into the
 // worker's run directory dir, where Load reads it; it waits for the
 // trainer until ctx ends.
-func FetchConfig(ctx context.Context, c natsjs.Config, dir string) error {
-	w, err := natsjs.NewWorker(c, dir, nil, nil)
+func FetchConfig(ctx context.Context, c natsjs.Config, run checkpoints.Run) error {
+	w, err := natsjs.NewWorker(c, run, nil, nil)
 	if err != nil {
 		return err
 	}
@@ -59,7 +59,7 @@ func FetchConfig(ctx context.Context, c natsjs.Config, dir string) error {
 	if err != nil {
 		return fmt.Errorf("the run config from NATS: %w", err)
 	}
-	return encode.WriteAtomic(checkpoints.Run{Dir: dir}.Config(), data)
+	return encode.WriteAtomic(run.Config(), data)
 }
 
 // WorkerSeed gives each NATS worker its own seed: the run seed mixed with

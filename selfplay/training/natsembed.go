@@ -14,9 +14,8 @@ import (
 // their seeds made once in the run's nats-keys/ (0600): the trainer
 // connects as the trainer, workers with a copy of worker.nk, under the
 // worker's permissions. Without a URL of its own, n.Client connects to it.
-func startEmbedded(n *NATS, dir string, log *slog.Logger) (*natsjs.Server, error) {
-	run := checkpoints.Run{Dir: dir}
-	o := natsjs.ServerOptions{Addr: n.Embedded, StoreDir: run.Nats(), Run: n.ClientConfig(dir).Run,
+func startEmbedded(n *NATS, run checkpoints.Run, log *slog.Logger) (*natsjs.Server, error) {
+	o := natsjs.ServerOptions{Addr: n.Embedded, StoreDir: run.Nats(), Run: n.ClientConfig(run).Run,
 		MaxMemory: n.MaxMemory, MaxStore: n.MaxStore}
 	auth := n.EmbeddedAuth
 	if auth == "" {

@@ -47,7 +47,7 @@ func (n *natsWorker) runResign() (float64, bool) {
 // and follows the run's network into store and the run's resignation
 // threshold until stop.
 func startNatsWorker(ctx context.Context, p *proc, c natsjs.Config, store *checkpoints.Store) (*natsWorker, error) {
-	w, err := natsjs.NewWorker(c, p.dir, natsjs.NewMetrics(p.reg), p.log)
+	w, err := natsjs.NewWorker(c, p.run, natsjs.NewMetrics(p.reg), p.log)
 	if err != nil {
 		return nil, err
 	}
@@ -116,7 +116,7 @@ type natsTrainer struct {
 func startNatsTrainer(ctx context.Context, p *proc, o *NATS, ts *trainSide) (*natsTrainer, error) {
 	n := &natsTrainer{published: -1, p: p, ctx: ctx}
 	if o.Embedded != "" {
-		srv, err := startEmbedded(o, p.dir, p.log)
+		srv, err := startEmbedded(o, p.run, p.log)
 		if err != nil {
 			return nil, err
 		}
@@ -124,7 +124,7 @@ func startNatsTrainer(ctx context.Context, p *proc, o *NATS, ts *trainSide) (*na
 	}
 	v, err := rules.ParseVariant(p.cfg.Variant)
 	if err == nil {
-		n.t, err = natsjs.NewTrainer(ctx, o.ClientConfig(p.dir), p.dir, v, natsjs.NewMetrics(p.reg), p.log)
+		n.t, err = natsjs.NewTrainer(ctx, o.ClientConfig(p.run), p.run, v, natsjs.NewMetrics(p.reg), p.log)
 	}
 	if err == nil {
 		n.publishCkpt = n.t.PublishCheckpoint
@@ -132,7 +132,7 @@ func startNatsTrainer(ctx context.Context, p *proc, o *NATS, ts *trainSide) (*na
 	}
 	var config []byte
 	if err == nil {
-		config, err = os.ReadFile(checkpoints.Run{Dir: p.dir}.Config())
+		config, err = os.ReadFile(p.run.Config())
 	}
 	if err == nil {
 		config, err = workerConfig(config)
@@ -158,7 +158,7 @@ func startNatsTrainer(ctx context.Context, p *proc, o *NATS, ts *trainSide) (*na
 
 // publish publishes the network self-play should use, if it changed.
 func (n *natsTrainer) publish(ts *trainSide) {
-	if e, err := playNetwork(n.p.dir, ts.store, n.p.cfg.Gating.Enabled); err == nil {
+	if e, err := playNetwork(n.p.run, ts.store, n.p.cfg.Gating.Enabled); err == nil {
 		n.publishEntry(e)
 	}
 }
@@ -196,7 +196,7 @@ func (n *natsTrainer) publishPromotions(judge *arena.Judge) {
 // resignation threshold (from the run config's settings), starting from
 // the newest games of the run directory.
 func (n *natsTrainer) calibrateResign() error {
-	spc, err := n.p.cfg.SelfPlayConfig(n.p.dir)
+	spc, err := n.p.cfg.SelfPlayConfig(n.p.run)
 	if err != nil {
 		return err
 	}

@@ -34,13 +34,13 @@ type Networks struct {
 }
 
 // NewNetworks returns the networks of the players of a match: checkpoint
-// references are looked up in the run directory runDir when it has
-// checkpoints, else taken as file paths; batch and threads configure each
+// references are looked up in the run directory run when it has
+// checkpoints (the zero Run: none), else taken as file paths; batch and threads configure each
 // batcher.
-func NewNetworks(runDir, variant string, batch, threads int) (*Networks, error) {
+func NewNetworks(run checkpoints.Run, variant string, batch, threads int) (*Networks, error) {
 	n := &Networks{variant: variant, batch: batch, threads: threads, batchers: map[string]*model.Batcher{}, names: map[string]string{}}
 	n.ctx, n.cancel = context.WithCancel(context.Background())
-	if run := (checkpoints.Run{Dir: runDir}); runDir != "" && exists(run.Checkpoints()) {
+	if run.Dir != "" && exists(run.Checkpoints()) {
 		s, err := run.Store()
 		if err != nil {
 			return nil, err

@@ -18,7 +18,6 @@ import (
 	"chuzero/model/modeltest"
 	"chuzero/rules"
 	"chuzero/selfplay/arena"
-	"chuzero/selfplay/report"
 )
 
 // newTestRegistry returns a registry with the run's metrics.
@@ -34,21 +33,21 @@ func slogDiscard() *slog.Logger { return slog.New(slog.DiscardHandler) }
 func TestPlayNetwork(t *testing.T) {
 	dir := modeltest.FakeRun(t, rules.Sho, 0, 5, 10)
 	store, _ := checkpoints.Open(filepath.Join(dir, "checkpoints"))
-	if e, err := playNetwork(dir, store, true); err != nil || e.Step != 10 {
+	if e, err := playNetwork(checkpoints.Run{Dir: dir}, store, true); err != nil || e.Step != 10 {
 		t.Errorf("gating without best.json: %+v %v", e, err)
 	}
 	five, _ := store.Find("5")
 	if _, err := (checkpoints.Run{Dir: dir}).SetBest(five); err != nil {
 		t.Fatal(err)
 	}
-	e, err := playNetwork(dir, store, true)
+	e, err := playNetwork(checkpoints.Run{Dir: dir}, store, true)
 	if err != nil || e.Step != 5 || e.Path != (checkpoints.Run{Dir: dir}).BestCheckpoint() {
 		t.Errorf("gating: %+v %v", e, err)
 	}
 	if _, err := checkpoints.ReadFile(e.Path); err != nil {
 		t.Error(err)
 	}
-	if e, _ := playNetwork(dir, store, false); e.Step != 10 {
+	if e, _ := playNetwork(checkpoints.Run{Dir: dir}, store, false); e.Step != 10 {
 		t.Errorf("no gating: %+v", e)
 	}
 }
@@ -60,7 +59,7 @@ func TestJudgeWiring(t *testing.T) {
 	dir := modeltest.FakeRun(t, rules.Sho, 0, 5, 20)
 	store, _ := checkpoints.Open(filepath.Join(dir, "checkpoints"))
 	reg, m := newTestRegistry()
-	j, err := newJudge(Default(rules.Sho), dir, store, m, slogDiscard())
+	j, err := newJudge(Default(rules.Sho), checkpoints.Run{Dir: dir}, store, m, slogDiscard())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,8 +71,8 @@ func TestJudgeWiring(t *testing.T) {
 	if err := j.OnGate(arena.GateResult{Candidate: cand, Best: five, Score: arena.Score{Wins: 4}, LLR: 3, Decision: "accept"}); err != nil {
 		t.Fatal(err)
 	}
-	evals, _, _ := report.ReadLog[report.EvalEntry](dir, report.EvalLog)
-	gates, _, _ := report.ReadLog[report.GatingEntry](dir, report.GatingLog)
+	evals, _, _ := checkpoints.ReadLog[checkpoints.EvalEntry](checkpoints.Run{Dir: dir}, checkpoints.EvalLog)
+	gates, _, _ := checkpoints.ReadLog[checkpoints.GatingEntry](checkpoints.Run{Dir: dir}, checkpoints.GatingLog)
 	if len(evals) != 1 || evals[0].Step != 5 || evals[0].Games != 4 || evals[0].Elo != 1e9 {
 		t.Errorf("eval log %+v", evals)
 	}
@@ -90,7 +89,7 @@ func TestJudgeWiring(t *testing.T) {
 			t.Errorf("metric %s not exported", want)
 		}
 	}
-	again, err := newJudge(Default(rules.Sho), dir, store, m, slogDiscard())
+	again, err := newJudge(Default(rules.Sho), checkpoints.Run{Dir: dir}, store, m, slogDiscard())
 	if err != nil || again.LastEvaluated != 5 {
 		t.Errorf("a restarted judge: last evaluated %d, %v; want 5", again.LastEvaluated, err)
 	}
@@ -118,7 +117,7 @@ func TestNetworkSwitchesFreeMemory(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, m := newTestRegistry()
-	s, err := newSelfPlayer(cfg, t.TempDir(), cmodel.NewNet(w), "n0", 0, m, nil, slogDiscard())
+	s, err := newSelfPlayer(cfg, checkpoints.Run{Dir: t.TempDir()}, cmodel.NewNet(w), "n0", 0, m, nil, slogDiscard())
 	if err != nil {
 		t.Fatal(err)
 	}

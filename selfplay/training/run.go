@@ -28,13 +28,13 @@ import (
 	"chuzero/model"
 )
 
-// Options are what a process of a run needs beside the run's directory
-// and config.
+// Options are what a process of a run needs: the run's directory and
+// config, and where it reports.
 type Options struct {
-	// Dir is the run directory (see checkpoints.Run).
-	Dir string
+	// Run is the run directory.
+	Run checkpoints.Run
 	// Config is the run's effective config (Load, then Validate; Write
-	// stores it in Dir/config.json, which a NATS trainer publishes).
+	// stores it in the run's config.json, which a NATS trainer publishes).
 	Config Config
 	// Log gets the run's log lines (nil: none).
 	Log *slog.Logger
@@ -52,7 +52,7 @@ type Options struct {
 // filled in, and the metrics registered.
 type proc struct {
 	cfg Config
-	dir string
+	run checkpoints.Run
 	log *slog.Logger
 	reg prometheus.Registerer
 	m   *Metrics
@@ -60,7 +60,7 @@ type proc struct {
 }
 
 func newProc(o Options) *proc {
-	p := &proc{cfg: o.Config, dir: o.Dir, log: o.Log, reg: o.Registry, obs: o.Observer}
+	p := &proc{cfg: o.Config, run: o.Run, log: o.Log, reg: o.Registry, obs: o.Observer}
 	if p.log == nil {
 		p.log = slog.New(slog.DiscardHandler)
 	}

@@ -31,8 +31,8 @@ type selfPlayer struct {
 
 // newSelfPlayer starts with net, the checkpoint name of training step
 // step (nil: the uniform evaluator until a network arrives).
-func newSelfPlayer(cfg Config, dir string, net *model.Net, name string, step int64, m *Metrics, p Observer, log *slog.Logger) (*selfPlayer, error) {
-	spc, err := cfg.SelfPlayConfig(dir)
+func newSelfPlayer(cfg Config, run checkpoints.Run, net *model.Net, name string, step int64, m *Metrics, p Observer, log *slog.Logger) (*selfPlayer, error) {
+	spc, err := cfg.SelfPlayConfig(run)
 	if err != nil {
 		return nil, err
 	}
@@ -58,7 +58,7 @@ func newSelfPlayer(cfg Config, dir string, net *model.Net, name string, step int
 	if spc.WarmStartGames > 0 { // opt-in: alpha-beta plays the run's first games
 		s.runner.Teacher = arena.AlphaBeta{Depth: spc.WarmStartDepth}.Teacher()
 	}
-	s.runner.SetFirstGame(selfplay.NextGameIndex(checkpoints.Run{Dir: dir}.Games()))
+	s.runner.SetFirstGame(selfplay.NextGameIndex(run.Games()))
 	s.runner.OnGame = func(rec *selfplay.Record) {
 		m.game(rec, s.runner.Stats())
 		m.resignThresh.Set(s.runner.ResignThreshold())
@@ -117,9 +117,9 @@ func (s *selfPlayer) run(ctx context.Context, maxGames int) error {
 
 // playNetwork returns the checkpoint self-play should use: the latest, or
 // under gating the best (best.json), the latest until there is one.
-func playNetwork(dir string, store *checkpoints.Store, gating bool) (checkpoints.Entry, error) {
+func playNetwork(run checkpoints.Run, store *checkpoints.Store, gating bool) (checkpoints.Entry, error) {
 	if gating {
-		if e, ok, err := (checkpoints.Run{Dir: dir}).ReadBest(); err != nil || ok {
+		if e, ok, err := run.ReadBest(); err != nil || ok {
 			return e, err
 		}
 	}
@@ -132,8 +132,8 @@ func playNetwork(dir string, store *checkpoints.Store, gating bool) (checkpoints
 type networkSource func() (checkpoints.Entry, error)
 
 // dirNetwork is the network source of a run directory.
-func dirNetwork(dir string, store *checkpoints.Store, gating bool) networkSource {
-	return func() (checkpoints.Entry, error) { return playNetwork(dir, store, gating) }
+func dirNetwork(run checkpoints.Run, store *checkpoints.Store, gating bool) networkSource {
+	return func() (checkpoints.Entry, error) { return playNetwork(run, store, gating) }
 }
 
 // watch polls source and switches new games to each network it names

@@ -25,7 +25,7 @@ type Train struct {
 // the network it should play. Close releases it.
 func NewTrain(o Options) (*Train, error) {
 	p := newProc(o)
-	ts, err := newTrainSide(p.cfg, p.dir, p.m, p.obs, p.log)
+	ts, err := newTrainSide(p.cfg, p.run, p.m, p.obs, p.log)
 	if err != nil {
 		return nil, err
 	}
@@ -90,7 +90,7 @@ func newTrainSelfPlayer(p *proc, ts *trainSide) (*selfPlayer, error) {
 	if best, ok := ts.judge.Best(); ok {
 		m.bestStep.Set(float64(best.Step))
 	}
-	latest, err := playNetwork(p.dir, ts.store, cfg.Gating.Enabled)
+	latest, err := playNetwork(p.run, ts.store, cfg.Gating.Enabled)
 	if err != nil {
 		return nil, err
 	}
@@ -101,7 +101,7 @@ func newTrainSelfPlayer(p *proc, ts *trainSide) (*selfPlayer, error) {
 		}
 	}
 	p.obs.Checkpoint(latest.Name)
-	sp, err := newSelfPlayer(cfg, p.dir, net, latest.Name, latest.Step, m, p.obs, p.log)
+	sp, err := newSelfPlayer(cfg, p.run, net, latest.Name, latest.Step, m, p.obs, p.log)
 	if err != nil {
 		return nil, err
 	}

@@ -18,7 +18,7 @@ type Trainer struct {
 // process's life). Close releases it.
 func NewTrainer(ctx context.Context, o Options) (*Trainer, error) {
 	p := newProc(o)
-	ts, err := newTrainSide(p.cfg, p.dir, p.m, p.obs, p.log)
+	ts, err := newTrainSide(p.cfg, p.run, p.m, p.obs, p.log)
 	if err != nil {
 		return nil, err
 	}

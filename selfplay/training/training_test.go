@@ -14,7 +14,6 @@ import (
 	"chuzero/checkpoints"
 	"chuzero/model"
 	"chuzero/selfplay"
-	"chuzero/selfplay/report"
 	"chuzero/selfplay/transport/natsjs"
 )
 
@@ -49,20 +48,20 @@ func newRun(t *testing.T) Options {
 // file over it, if not ""), as a command does before it starts.
 func loadRun(t *testing.T, dir, file string) Options {
 	t.Helper()
-	cfg, err := Load("", dir, file)
+	cfg, err := Load("", checkpoints.Run{Dir: dir}, file)
 	if err == nil {
-		err = cfg.Validate(dir)
+		err = cfg.Validate(checkpoints.Run{Dir: dir})
 	}
 	if err == nil {
 		err = os.MkdirAll(dir, 0o755)
 	}
 	if err == nil {
-		err = cfg.Write(dir)
+		err = cfg.Write(checkpoints.Run{Dir: dir})
 	}
 	if err != nil {
 		t.Fatal(err)
 	}
-	return Options{Dir: dir, Config: cfg}
+	return Options{Run: checkpoints.Run{Dir: dir}, Config: cfg}
 }
 
 // counter is an Observer that counts what it is shown.
@@ -113,19 +112,19 @@ func TestTrain(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	step, games := runState(t, o.Dir)
+	step, games := runState(t, o.Run.Dir)
 	if tr.Step() != 6 || step != 6 || len(games) == 0 || tr.Stats().Games == 0 {
 		t.Fatalf("step %d, newest checkpoint %d, %d games recorded, %d played", tr.Step(), step, len(games), tr.Stats().Games)
 	}
 	if obs.games.Load() == 0 || obs.moves.Load() == 0 || obs.steps.Load() < 6 || obs.ckpts.Load() < 2 {
 		t.Errorf("observer: %d games, %d moves, %d steps, %d checkpoints", obs.games.Load(), obs.moves.Load(), obs.steps.Load(), obs.ckpts.Load())
 	}
-	if trains, _, err := report.ReadLog[report.TrainEntry](o.Dir, report.TrainLog); err != nil || len(trains) == 0 {
+	if trains, _, err := checkpoints.ReadLog[checkpoints.TrainEntry](checkpoints.Run{Dir: o.Run.Dir}, checkpoints.TrainLog); err != nil || len(trains) == 0 {
 		t.Errorf("train log: %d entries, %v", len(trains), err)
 	}
 	// a second process on the same directory resumes: its first step is
 	// past the checkpoint, and its games continue the run's numbering
-	again, err := NewTrain(loadRun(t, o.Dir, ""))
+	again, err := NewTrain(loadRun(t, o.Run.Dir, ""))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,7 +133,7 @@ func TestTrain(t *testing.T) {
 	if err != nil || again.Step() != 11 {
 		t.Fatalf("resumed run: step %d, %v", again.Step(), err)
 	}
-	_, all := runState(t, o.Dir)
+	_, all := runState(t, o.Run.Dir)
 	seen := map[uint64]bool{}
 	for _, r := range all {
 		if seen[r.Index] {
@@ -158,7 +157,7 @@ func TestWorkerThenTrainer(t *testing.T) {
 	if err != nil || w.Stats().Games != 8 {
 		t.Fatalf("worker: %d games, %v", w.Stats().Games, err)
 	}
-	tr, err := NewTrainer(context.Background(), loadRun(t, o.Dir, ""))
+	tr, err := NewTrainer(context.Background(), loadRun(t, o.Run.Dir, ""))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -167,7 +166,7 @@ func TestWorkerThenTrainer(t *testing.T) {
 	if err != nil || tr.Step() != 6 {
 		t.Fatalf("trainer: step %d, %v", tr.Step(), err)
 	}
-	w, err = NewWorker(context.Background(), loadRun(t, o.Dir, ""), WorkerOptions{})
+	w, err = NewWorker(context.Background(), loadRun(t, o.Run.Dir, ""), WorkerOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -179,7 +178,7 @@ func TestWorkerThenTrainer(t *testing.T) {
 	if w.sp.step != 6 {
 		t.Errorf("the second worker played network step %d, want the trainer's last, 6", w.sp.step)
 	}
-	if _, games := runState(t, o.Dir); len(games) != 10 {
+	if _, games := runState(t, o.Run.Dir); len(games) != 10 {
 		t.Errorf("%d games recorded, want 10", len(games))
 	}
 }
@@ -207,7 +206,7 @@ func TestNatsWorkerAndTrainer(t *testing.T) {
 	defer tr.Close()
 	wdir := filepath.Join(t.TempDir(), "worker")
 	client := natsjs.Config{URL: "nats://" + addr, Run: "lib", Worker: "w1"}
-	if err := FetchConfig(ctx, client, wdir); err != nil {
+	if err := FetchConfig(ctx, client, checkpoints.Run{Dir: wdir}); err != nil {
 		t.Fatal(err)
 	}
 	wo := loadRun(t, wdir, "")
@@ -230,7 +229,7 @@ func TestNatsWorkerAndTrainer(t *testing.T) {
 		t.Fatalf("trainer at step %d, %v; worker %v", tr.Step(), terr, werr)
 	}
 	_, wgames := runState(t, wdir)
-	_, tgames := runState(t, o.Dir)
+	_, tgames := runState(t, o.Run.Dir)
 	if len(wgames) != 8 || len(tgames) == 0 || len(tgames) > len(wgames) {
 		t.Errorf("the worker recorded %d games, the trainer holds %d", len(wgames), len(tgames))
 	}

@@ -4,19 +4,19 @@ import (
 	"log/slog"
 	"time"
 
+	"chuzero/checkpoints"
 	"chuzero/model"
-	"chuzero/selfplay/report"
 )
 
 // trainLog appends the trainer's reports to logs/train.jsonl: every 10th
 // step, and at least every 30 seconds while steps are taken.
 type trainLog struct {
-	app  *report.Appender
+	app  *checkpoints.Appender
 	last time.Time
 }
 
-func newTrainLog(dir string) *trainLog {
-	return &trainLog{app: report.NewAppender(dir, report.TrainLog)}
+func newTrainLog(run checkpoints.Run) *trainLog {
+	return &trainLog{app: run.Appender(checkpoints.TrainLog)}
 }
 
 func (t *trainLog) step(i model.StepInfo, log *slog.Logger) {
@@ -28,7 +28,7 @@ func (t *trainLog) step(i model.StepInfo, log *slog.Logger) {
 	}
 	t.last = time.Now()
 	s := i.Stats
-	e := report.TrainEntry{Time: t.last.UTC(), Step: i.Step, PolicyLoss: s.PolicyLoss, ValueLoss: s.ValueLoss, L2Loss: s.L2Loss,
+	e := checkpoints.TrainEntry{Time: t.last.UTC(), Step: i.Step, PolicyLoss: s.PolicyLoss, ValueLoss: s.ValueLoss, L2Loss: s.L2Loss,
 		Loss: s.Loss, LR: i.LR, GradNorm: s.GradNorm, Samples: i.Samples, SamplesSeen: i.SamplesSeen, Window: i.Window,
 		Games: i.Games, ReplyLoss: s.ReplyLoss, MaterialLoss: s.MaterialLoss, OwnershipLoss: s.OwnershipLoss,
 		ShortValueLoss: s.ShortValueLoss, ValueQ: i.ValueQ}

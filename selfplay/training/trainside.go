@@ -28,15 +28,15 @@ type trainSide struct {
 // newTrainSide opens the run's store and training loop and builds the
 // judge, with the loop's checkpoints and steps wired to the metrics, the
 // training log, the judge and obs; close releases it.
-func newTrainSide(cfg Config, dir string, m *Metrics, obs Observer, log *slog.Logger) (*trainSide, error) {
-	lc, err := cfg.LoopConfig(dir)
+func newTrainSide(cfg Config, run checkpoints.Run, m *Metrics, obs Observer, log *slog.Logger) (*trainSide, error) {
+	lc, err := cfg.LoopConfig(run)
 	if err != nil {
 		return nil, err
 	}
 	if err := os.MkdirAll(lc.Samples, 0o755); err != nil {
 		return nil, err
 	}
-	store, err := checkpoints.Run{Dir: dir}.Store()
+	store, err := run.Store()
 	if err != nil {
 		return nil, err
 	}
@@ -44,13 +44,13 @@ func newTrainSide(cfg Config, dir string, m *Metrics, obs Observer, log *slog.Lo
 	if err != nil {
 		return nil, err
 	}
-	j, err := newJudge(cfg, dir, store, m, log)
+	j, err := newJudge(cfg, run, store, m, log)
 	if err != nil {
 		loop.Close()
 		return nil, err
 	}
 	t := &trainSide{store: store, loop: loop, judge: j, obs: obs}
-	trainLog := newTrainLog(dir)
+	trainLog := newTrainLog(run)
 	loop.OnCheckpoint = func(e checkpoints.Entry, w *model.Weights) {
 		m.checkpoint(e.Step)
 		t.obs.Checkpoint(e.Name)

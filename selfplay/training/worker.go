@@ -57,13 +57,13 @@ func NewWorker(ctx context.Context, o Options, wo WorkerOptions) (*Worker, error
 		wo.Poll = 10 * time.Second
 	}
 	p := newProc(o)
-	store, err := checkpoints.Run{Dir: p.dir}.Store()
+	store, err := p.run.Store()
 	if err != nil {
 		return nil, err
 	}
-	w := &Worker{p: p, source: dirNetwork(p.dir, store, p.cfg.Gating.Enabled), poll: wo.Poll}
+	w := &Worker{p: p, source: dirNetwork(p.run, store, p.cfg.Gating.Enabled), poll: wo.Poll}
 	if o.NATS != nil {
-		if w.nw, err = startNatsWorker(ctx, p, o.NATS.ClientConfig(p.dir), store); err != nil {
+		if w.nw, err = startNatsWorker(ctx, p, o.NATS.ClientConfig(p.run), store); err != nil {
 			return nil, err
 		}
 		w.pub, w.source = w.nw, w.nw.network
@@ -84,7 +84,7 @@ func (w *Worker) firstSelfPlayer() (*selfPlayer, error) {
 	switch {
 	case errors.Is(err, checkpoints.ErrNone):
 		w.p.log.Info("no checkpoint yet: playing with the uniform evaluator until one appears")
-		return newSelfPlayer(w.p.cfg, w.p.dir, nil, "", -1, w.p.m, w.p.obs, w.p.log)
+		return newSelfPlayer(w.p.cfg, w.p.run, nil, "", -1, w.p.m, w.p.obs, w.p.log)
 	case err != nil:
 		return nil, err
 	}
@@ -98,7 +98,7 @@ func (w *Worker) networkSelfPlayer(e checkpoints.Entry) (*selfPlayer, error) {
 	if err != nil {
 		return nil, err
 	}
-	sp, err := newSelfPlayer(w.p.cfg, w.p.dir, net, e.Name, e.Step, w.p.m, w.p.obs, w.p.log) // the watcher switches to the source's next network
+	sp, err := newSelfPlayer(w.p.cfg, w.p.run, net, e.Name, e.Step, w.p.m, w.p.obs, w.p.log) // the watcher switches to the source's next network
 	if err != nil {
 		return nil, err
 	}

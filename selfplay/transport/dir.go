@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"path/filepath"
 	"time"
 
 	"chuzero/checkpoints"
@@ -20,11 +19,11 @@ type Dir struct {
 	Run checkpoints.Run
 }
 
-// NewDir returns the transport of run directory dir, creating samples/
+// NewDir returns the transport of run directory run, creating samples/
 // and games/ and removing from them the temporary files of writes a crash
 // cut off more than a minute ago.
-func NewDir(dir string) (Dir, error) {
-	d := Dir{Run: checkpoints.Run{Dir: dir}}
+func NewDir(run checkpoints.Run) (Dir, error) {
+	d := Dir{Run: run}
 	for _, p := range []string{d.Run.Samples(), d.Run.Games()} {
 		if err := os.MkdirAll(p, 0o755); err != nil {
 			return d, fmt.Errorf("transport: %w", err)
@@ -38,7 +37,7 @@ func NewDir(dir string) (Dir, error) {
 
 // Paths returns where the files of batch name go.
 func (d Dir) Paths(name string) (samples, records string) {
-	return filepath.Join(d.Run.Samples(), name+encode.SampleFileExt), filepath.Join(d.Run.Games(), name+".jsonl")
+	return d.Run.Batch(name)
 }
 
 // Publish writes b's sample file, then its record file, atomically.

@@ -2,6 +2,7 @@ package transport
 
 import (
 	"bytes"
+	"chuzero/checkpoints"
 	"context"
 	"os"
 	"path/filepath"
@@ -14,7 +15,7 @@ import (
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
 func TestDirPublishWritesBothFiles(t *testing.T) {
-	d, err := NewDir(t.TempDir())
+	d, err := NewDir(checkpoints.Run{Dir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,7 +62,7 @@ func TestBatchHash(t *testing.T) {
 // sharing the directory may still be writing.
 func TestNewDirRemovesStaleTemps(t *testing.T) {
 	dir := t.TempDir()
-	d, err := NewDir(dir)
+	d, err := NewDir(checkpoints.Run{Dir: dir})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,7 +75,7 @@ func TestNewDirRemovesStaleTemps(t *testing.T) {
 	}
 	old := time.Now().Add(-time.Hour)
 	os.Chtimes(stale, old, old)
-	if _, err := NewDir(dir); err != nil {
+	if _, err := NewDir(checkpoints.Run{Dir: dir}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(stale); !os.IsNotExist(err) {

@@ -9,7 +9,7 @@
 // trainer writes checkpoints/, self-play polls them), and package
 // transport/jetstream, over NATS JetStream for workers on many machines.
 //
-//	d, err := transport.NewDir(runDir)
+//	d, err := transport.NewDir(checkpoints.Run{Dir: runDir})
 //	runner.Publisher = d // selfplay.Runner: batches go to runDir
 //
 // The trainer's run directory stays the one source of truth of a run: the

@@ -17,6 +17,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
+	"chuzero/checkpoints"
 	"chuzero/rules"
 	"chuzero/selfplay/report"
 )
@@ -161,7 +162,7 @@ func TestBrowser(t *testing.T) {
 		squares int
 	}{{rules.Sho, 81}, {rules.Chu, 144}} {
 		dir := copyRun(t, tt.v)
-		cfg := DefaultConfig(dir)
+		cfg := DefaultConfig(checkpoints.Run{Dir: dir})
 		cfg.Networks, cfg.Rescan, cfg.Redraw, cfg.Poll = randomNetworks{}, 0, 0, time.Second
 		s, err := New(cfg)
 		if err != nil {
@@ -195,8 +196,8 @@ func browseRun(b *browser, base, dir string) {
 		b.t.Errorf("run page: the evaluation table reads %q", got)
 	}
 	lossURL := eval[string](b, `document.querySelector('img[data-plot="loss.png"]').getAttribute('src')`)
-	app := report.NewAppender(dir, report.TrainLog)
-	if err := app.Append(report.TrainEntry{Time: time.Now().UTC(), Step: 77, Loss: 2.5, PolicyLoss: 2, ValueLoss: 0.5}); err != nil {
+	app := checkpoints.Run{Dir: dir}.Appender(checkpoints.TrainLog)
+	if err := app.Append(checkpoints.TrainEntry{Time: time.Now().UTC(), Step: 77, Loss: 2.5, PolicyLoss: 2, ValueLoss: 0.5}); err != nil {
 		b.t.Fatal(err)
 	}
 	b.wait("the step refreshed", "document.querySelector('[data-key=step]').textContent === '77'")
@@ -294,7 +295,7 @@ func runShot(b *browser) {
 	if dir == "" {
 		dir = testRun(b.t, rules.Sho)
 	}
-	s, err := New(DefaultConfig(dir))
+	s, err := New(DefaultConfig(checkpoints.Run{Dir: dir}))
 	if err != nil {
 		b.t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"chuzero/checkpoints"
 	"chuzero/rules"
 )
 
@@ -62,7 +63,7 @@ func TestGuard(t *testing.T) {
 // answered 503 when it does not come in time.
 func TestEvaluationsCapped(t *testing.T) {
 	dir := copyRun(t, rules.Sho)
-	cfg := DefaultConfig(dir)
+	cfg := DefaultConfig(checkpoints.Run{Dir: dir})
 	cfg.Networks, cfg.Rescan, cfg.MaxEvaluations, cfg.EvaluationWait = randomNetworks{}, 0, 1, 20*time.Millisecond
 	s, err := New(cfg)
 	if err != nil {

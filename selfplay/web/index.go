@@ -22,9 +22,6 @@ const (
 	KindArena    = "arena"    // arena/<match>/games.jsonl, and strength/games.jsonl as match "strength"
 )
 
-// recordsFile is the name of a match's games file (arena.Match writes it).
-const recordsFile = "games.jsonl"
-
 // GameInfo is one game of the index: what the games list shows, and where
 // the game's line lies.
 type GameInfo struct {
@@ -146,7 +143,7 @@ func (x *index) discover() map[string]*source {
 		out[path] = &source{path: path, kind: kind, match: match, size: fi.Size(), mod: fi.ModTime()}
 	}
 	for _, name := range dirNames(x.run.Games(), false) {
-		if strings.HasSuffix(name, ".jsonl") {
+		if strings.HasSuffix(name, checkpoints.RecordExt) {
 			add(filepath.Join(x.run.Games(), name), KindSelfPlay, "")
 		}
 	}
@@ -156,10 +153,10 @@ func (x *index) discover() map[string]*source {
 	}{{KindEval, x.run.Eval}, {KindGating, x.run.Gating}, {KindArena, func(m string) string { return filepath.Join(x.run.Arena(), m) }}}
 	for _, m := range matches {
 		for _, name := range dirNames(m.dir(""), true) {
-			add(filepath.Join(m.dir(name), recordsFile), m.kind, name)
+			add(filepath.Join(m.dir(name), checkpoints.MatchRecords), m.kind, name)
 		}
 	}
-	add(filepath.Join(x.run.Strength(), recordsFile), KindArena, "strength")
+	add(filepath.Join(x.run.Strength(), checkpoints.MatchRecords), KindArena, "strength")
 	return out
 }
 

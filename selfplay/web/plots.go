@@ -62,7 +62,7 @@ func (c *plotCache) get(name string) (png []byte, ok bool, err error) {
 	if png != nil {
 		return png, true, nil
 	}
-	r, err := report.Render(c.run.Dir, c.opt)
+	r, err := report.Render(c.run, c.opt)
 	if err != nil {
 		return nil, true, err
 	}

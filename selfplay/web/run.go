@@ -66,18 +66,18 @@ func (s *Server) runView() *RunView {
 	v := &RunView{Dir: run.Dir, Variant: cfg.variant, Now: time.Now().UTC(), Config: cfg.text, Poll: s.cfg.Poll.Seconds()}
 	games, warn := s.index.snapshot()
 	v.Warnings = append(v.Warnings, warn...)
-	train, _ := lastLogEntry[report.TrainEntry](run.Log(report.TrainLog))
+	train, _ := lastLogEntry[checkpoints.TrainEntry](run.Log(checkpoints.TrainLog))
 	ckpts, _ := (&checkpoints.Store{Dir: run.Checkpoints()}).List()
 	v.Status = status(train, games, ckpts, v.Now)
 	v.Kinds = kindCounts(games)
 	v.Ckpts = checkpointTable(ckpts)
-	evals, bad, err := report.ReadLog[report.EvalEntry](run.Dir, report.EvalLog)
-	v.Warnings = append(v.Warnings, logWarnings(report.EvalLog, bad, err)...)
+	evals, bad, err := checkpoints.ReadLog[checkpoints.EvalEntry](run, checkpoints.EvalLog)
+	v.Warnings = append(v.Warnings, logWarnings(checkpoints.EvalLog, bad, err)...)
 	v.Eval = evalTable(evals)
-	gates, bad, err := report.ReadLog[report.GatingEntry](run.Dir, report.GatingLog)
-	v.Warnings = append(v.Warnings, logWarnings(report.GatingLog, bad, err)...)
+	gates, bad, err := checkpoints.ReadLog[checkpoints.GatingEntry](run, checkpoints.GatingLog)
+	v.Warnings = append(v.Warnings, logWarnings(checkpoints.GatingLog, bad, err)...)
 	v.Gating = gatingTable(gates)
-	strength, err := report.ReadStrength(run.Dir)
+	strength, err := report.ReadStrength(run)
 	if err != nil {
 		v.Warnings = append(v.Warnings, err.Error())
 	}
@@ -105,7 +105,7 @@ func logWarnings(name string, bad int, err error) []string {
 
 // status is the status line: training step and losses, games, positions,
 // games per hour, the newest checkpoint and when the run last wrote.
-func status(t *report.TrainEntry, games []*GameInfo, ckpts []checkpoints.Entry, now time.Time) []Field {
+func status(t *checkpoints.TrainEntry, games []*GameInfo, ckpts []checkpoints.Entry, now time.Time) []Field {
 	var n int
 	var plies int64
 	var newest, last time.Time
@@ -203,7 +203,7 @@ func checkpointTable(ckpts []checkpoints.Entry) Table {
 
 // evalTable has a row per evaluated checkpoint (newest first) and a
 // column per anchor: Elo with its 95% interval and the games' W-D-L.
-func evalTable(evals []report.EvalEntry) Table {
+func evalTable(evals []checkpoints.EvalEntry) Table {
 	var anchors []string
 	col := map[string]int{}
 	type row struct {
@@ -241,14 +241,14 @@ func evalTable(evals []report.EvalEntry) Table {
 }
 
 // eloCell is "+35 [-12, +80] 12-5-3".
-func eloCell(e report.EvalEntry) string {
+func eloCell(e checkpoints.EvalEntry) string {
 	return fmt.Sprintf("%s [%s, %s] %d-%d-%d", elo(e.Elo), elo(e.EloLow), elo(e.EloHigh), e.Wins, e.Draws, e.Losses)
 }
 
 // elo writes an Elo difference with its sign, ±inf for a clean sweep.
 func elo(x float64) string { return report.FormatElo(x) }
 
-func strengthTable(entries []report.EvalEntry) Table {
+func strengthTable(entries []checkpoints.EvalEntry) Table {
 	t := Table{Head: []string{"player", "anchor", "games", "W-D-L", "Elo", "95% interval"}}
 	for _, e := range entries {
 		t.Rows = append(t.Rows, []string{e.Checkpoint, e.Opponent, fmt.Sprint(e.Games),
@@ -257,7 +257,7 @@ func strengthTable(entries []report.EvalEntry) Table {
 	return t
 }
 
-func gatingTable(gates []report.GatingEntry) Table {
+func gatingTable(gates []checkpoints.GatingEntry) Table {
 	t := Table{Head: []string{"time", "candidate", "best", "games", "W-D-L", "LLR", "decision", "promoted"}}
 	for i := len(gates) - 1; i >= 0 && len(t.Rows) < maxGatingRows; i-- {
 		g := gates[i]

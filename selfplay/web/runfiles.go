@@ -16,6 +16,7 @@ import (
 	"chuzero/checkpoints"
 	"chuzero/rules"
 	"chuzero/selfplay"
+	"chuzero/selfplay/training"
 )
 
 // runConfig is what the pages read of config.json: the file, indented,
@@ -45,50 +46,18 @@ func readRunConfig(run checkpoints.Run) runConfig {
 	if json.Indent(&buf, b, "", "  ") == nil {
 		c.text = buf.String()
 	}
-	var head struct {
-		Variant string            `json:"variant"`
-		Rules   map[string]string `json:"rules"`
+	cfg, err := training.ReadConfig(run)
+	if err == nil {
+		c.variant = cfg.Variant
+		c.rules, err = cfg.RulesConfig()
 	}
-	if err := json.Unmarshal(b, &head); err != nil {
+	if err == nil {
+		c.self, err = cfg.SelfPlayConfig(run)
+	}
+	if err != nil {
 		c.err = fmt.Errorf("web: %s: %w", run.Config(), err)
-		return c
-	}
-	c.variant = head.Variant
-	c.rules, c.err = rulesConfig(head.Variant, head.Rules)
-	if c.err == nil {
-		c.self = selfPlaySection(c.rules.Variant, b)
 	}
 	return c
-}
-
-// selfPlaySection reads config.json's "selfplay" section (data) over
-// the defaults of variant v; a section that does not read keeps them.
-func selfPlaySection(v rules.VariantID, data []byte) selfplay.Config {
-	sc := selfplay.DefaultConfig(v)
-	var file struct {
-		Self json.RawMessage `json:"selfplay"`
-	}
-	if json.Unmarshal(data, &file) == nil && len(file.Self) > 0 {
-		// the section is the self-play config and its search's, flat
-		json.Unmarshal(file.Self, &sc)
-		json.Unmarshal(file.Self, &sc.Search)
-	}
-	return sc
-}
-
-// rulesConfig is the rules config of a variant with the run's options.
-func rulesConfig(variant string, opts map[string]string) (rules.Config, error) {
-	id, err := rules.ParseVariant(variant)
-	if err != nil {
-		return rules.Config{}, fmt.Errorf("web: config.json: %w", err)
-	}
-	c := rules.DefaultConfig(id)
-	for _, k := range sortedKeys(opts) {
-		if err := c.Set(k, opts[k]); err != nil {
-			return rules.Config{}, fmt.Errorf("web: config.json: %w", err)
-		}
-	}
-	return c, c.Validate()
 }
 
 // networkEntry is a checkpoint the position page offers: the store's

@@ -18,7 +18,7 @@ import (
 
 // Config configures the web UI of one run directory.
 type Config struct {
-	Run      string              // the run directory (required); it may not exist yet
+	Run      checkpoints.Run     // the run directory (required); it may not exist yet
 	Networks Networks            // evaluates positions for the position page (nil: the board alone)
 	Metrics  prometheus.Gatherer // the serving process's metrics, shown on the run page (nil: none, a finished run)
 	Poll     time.Duration       // how often the run page refreshes its numbers
@@ -32,19 +32,19 @@ type Config struct {
 	EvaluationWait time.Duration
 }
 
-// DefaultConfig returns the config of the UI of run directory dir: the
+// DefaultConfig returns the config of the UI of run directory run: the
 // run page refreshes every 5 s, the index rescans at most every 2 s, the
 // plots (960×540 pixels) are drawn again at most once a minute, two
 // position evaluations run at once (a request waits up to 10 s).
-func DefaultConfig(dir string) Config {
-	return Config{Run: dir, Poll: 5 * time.Second, Rescan: 2 * time.Second, Redraw: time.Minute, Plots: report.DefaultOptions(),
+func DefaultConfig(run checkpoints.Run) Config {
+	return Config{Run: run, Poll: 5 * time.Second, Rescan: 2 * time.Second, Redraw: time.Minute, Plots: report.DefaultOptions(),
 		MaxEvaluations: 2, EvaluationWait: 10 * time.Second}
 }
 
 // Validate reports a problem with c.
 func (c Config) Validate() error {
 	switch {
-	case c.Run == "":
+	case c.Run.Dir == "":
 		return errors.New("web: no run directory")
 	case c.Poll < time.Second:
 		return fmt.Errorf("web: poll interval %v below a second", c.Poll)
@@ -74,7 +74,7 @@ func New(cfg Config) (*Server, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	run := checkpoints.Run{Dir: cfg.Run}
+	run := cfg.Run
 	s := &Server{cfg: cfg, run: run, index: newIndex(run, cfg.Rescan), plots: &plotCache{run: run, opt: cfg.Plots, every: cfg.Redraw},
 		nets: &networkList{run: run}, mux: http.NewServeMux(), evals: make(chan struct{}, cfg.MaxEvaluations)}
 	static, err := fs.Sub(assets, "assets")

@@ -36,7 +36,7 @@ func TestMain(m *testing.M) {
 // delay.
 func newTestServer(t *testing.T, dir string) *Server {
 	t.Helper()
-	cfg := DefaultConfig(dir)
+	cfg := DefaultConfig(checkpoints.Run{Dir: dir})
 	cfg.Networks, cfg.Rescan = randomNetworks{}, 0
 	s, err := New(cfg)
 	if err != nil {
@@ -260,7 +260,7 @@ func treeState(t *testing.T, dir string) string {
 // rescan, and is the game asked for.
 func TestRewrittenMatchFile(t *testing.T) {
 	dir := copyRun(t, rules.Sho)
-	cfg := DefaultConfig(dir)
+	cfg := DefaultConfig(checkpoints.Run{Dir: dir})
 	cfg.Rescan = time.Hour // the index would not look again by itself
 	s, err := New(cfg)
 	if err != nil {
@@ -269,7 +269,7 @@ func TestRewrittenMatchFile(t *testing.T) {
 	id := firstOfKind(t, s, KindEval)
 	var before GameView
 	getJSON(t, s, "/api/games/"+id, http.StatusOK, &before)
-	files, _ := filepath.Glob(filepath.Join(dir, "eval", "*", recordsFile))
+	files, _ := filepath.Glob(filepath.Join(dir, "eval", "*", checkpoints.MatchRecords))
 	b, _ := os.ReadFile(files[0])
 	lines := strings.SplitAfter(strings.TrimSuffix(string(b), "\n"), "\n")
 	lines[len(lines)-1] += "\n"

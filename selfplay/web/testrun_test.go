@@ -19,7 +19,6 @@ import (
 	"chuzero/rules"
 	"chuzero/selfplay"
 	"chuzero/selfplay/arena"
-	"chuzero/selfplay/report"
 )
 
 // The runs of the tests: made once per variant by the real code, shared
@@ -85,7 +84,7 @@ func makeRun(dir string, v rules.VariantID) error {
 		return err
 	}
 	sp := selfplay.DefaultConfig(v)
-	sp.Rules, sp.Dir, sp.Games, sp.GamesPerFile = rc, dir, 2, 2
+	sp.Rules, sp.Run, sp.Games, sp.GamesPerFile = rc, checkpoints.Run{Dir: dir}, 2, 2
 	sp.FullSimulations, sp.CheapSimulations, sp.MaxPlies = 8, 2, testMaxPlies
 	r, err := selfplay.New(sp, mcts.Random{Seed: 1}, "random")
 	if err != nil {
@@ -110,11 +109,11 @@ func makeRun(dir string, v rules.VariantID) error {
 // writeMatches plays an evaluation, a gating and an arena match and logs
 // them, with a few training steps.
 func writeMatches(run checkpoints.Run, rc rules.Config) error {
-	eval := report.NewAppender(run.Dir, report.EvalLog)
-	gating := report.NewAppender(run.Dir, report.GatingLog)
-	train := report.NewAppender(run.Dir, report.TrainLog)
+	eval := checkpoints.Run{Dir: run.Dir}.Appender(checkpoints.EvalLog)
+	gating := checkpoints.Run{Dir: run.Dir}.Appender(checkpoints.GatingLog)
+	train := checkpoints.Run{Dir: run.Dir}.Appender(checkpoints.TrainLog)
 	for step := int64(1); step <= 4; step++ {
-		e := report.TrainEntry{Time: time.Now().UTC(), Step: step, PolicyLoss: 4 - 0.1*float64(step), ValueLoss: 1, Loss: 5 - 0.1*float64(step), LR: 0.002, Samples: 100 * step}
+		e := checkpoints.TrainEntry{Time: time.Now().UTC(), Step: step, PolicyLoss: 4 - 0.1*float64(step), ValueLoss: 1, Loss: 5 - 0.1*float64(step), LR: 0.002, Samples: 100 * step}
 		if err := train.Append(e); err != nil {
 			return err
 		}
@@ -138,10 +137,10 @@ func writeMatches(run checkpoints.Run, rc rules.Config) error {
 		elo, lo, hi = finite(elo), finite(lo), finite(hi)
 		switch m.event {
 		case "evaluation":
-			err = eval.Append(report.EvalEntry{Time: time.Now().UTC(), Step: 4, Checkpoint: "step-000000004", Opponent: "first",
+			err = eval.Append(checkpoints.EvalEntry{Time: time.Now().UTC(), Step: 4, Checkpoint: "step-000000004", Opponent: "first",
 				Games: sc.Games(), Wins: sc.Wins, Draws: sc.Draws, Losses: sc.Losses, Elo: elo, EloLow: lo, EloHigh: hi})
 		case "gating":
-			err = gating.Append(report.GatingEntry{Time: time.Now().UTC(), Candidate: "step-000000004", Best: "step-000000002",
+			err = gating.Append(checkpoints.GatingEntry{Time: time.Now().UTC(), Candidate: "step-000000004", Best: "step-000000002",
 				Games: sc.Games(), Wins: sc.Wins, Draws: sc.Draws, Losses: sc.Losses, Decision: "inconclusive"})
 		}
 		if err != nil {

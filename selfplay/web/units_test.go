@@ -68,7 +68,7 @@ func TestIndexIDs(t *testing.T) {
 		return fmt.Sprintf(`{"id":%q,"index":%d,"result":"1-0","reason":"bare king","plies":3,"started":"2026-01-01T00:00:%02dZ"}`+"\n", id, i, i)
 	}
 	os.WriteFile(filepath.Join(run.Games(), "a.jsonl"), []byte(line("ab12", 1)+"\n"+line("ab12", 2)+line("cd34", 3)), 0o644)
-	os.WriteFile(filepath.Join(run.Eval("step-1-vs-first"), recordsFile), []byte(line("", 0)+strings.Replace(line("", 1), ":01Z", ":09Z", 1)), 0o644)
+	os.WriteFile(filepath.Join(run.Eval("step-1-vs-first"), checkpoints.MatchRecords), []byte(line("", 0)+strings.Replace(line("", 1), ":01Z", ":09Z", 1)), 0o644)
 	x := newIndex(run, 0)
 	for range 2 {
 		list, warn := x.snapshot()
@@ -129,23 +129,23 @@ func TestGamesFilter(t *testing.T) {
 // read, a cut last line skipped.
 func TestLastLogEntry(t *testing.T) {
 	dir := t.TempDir()
-	app := report.NewAppender(dir, report.TrainLog)
+	app := checkpoints.Run{Dir: dir}.Appender(checkpoints.TrainLog)
 	n := int64(0)
-	for fi, _ := os.Stat(filepath.Join(dir, "logs", report.TrainLog)); fi == nil || fi.Size() < 2*tailBytes; fi, _ = os.Stat(filepath.Join(dir, "logs", report.TrainLog)) {
+	for fi, _ := os.Stat(filepath.Join(dir, "logs", checkpoints.TrainLog)); fi == nil || fi.Size() < 2*tailBytes; fi, _ = os.Stat(filepath.Join(dir, "logs", checkpoints.TrainLog)) {
 		n++
-		if err := app.Append(report.TrainEntry{Step: n, Loss: float64(n)}); err != nil {
+		if err := app.Append(checkpoints.TrainEntry{Step: n, Loss: float64(n)}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	path := filepath.Join(dir, "logs", report.TrainLog)
+	path := filepath.Join(dir, "logs", checkpoints.TrainLog)
 	f, _ := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
 	f.WriteString(`{"step": 999`)
 	f.Close()
-	e, err := lastLogEntry[report.TrainEntry](path)
+	e, err := lastLogEntry[checkpoints.TrainEntry](path)
 	if err != nil || e == nil || e.Step != n {
 		t.Fatalf("lastLogEntry = %+v, %v; want step %d", e, err, n)
 	}
-	if e, err := lastLogEntry[report.TrainEntry](filepath.Join(dir, "none")); e != nil || err != nil {
+	if e, err := lastLogEntry[checkpoints.TrainEntry](filepath.Join(dir, "none")); e != nil || err != nil {
 		t.Errorf("a missing log: %+v, %v", e, err)
 	}
 }
@@ -181,13 +181,13 @@ func TestConfigValidate(t *testing.T) {
 		ok     bool
 	}{
 		{func(*Config) {}, true},
-		{func(c *Config) { c.Run = "" }, false},
+		{func(c *Config) { c.Run = checkpoints.Run{} }, false},
 		{func(c *Config) { c.Poll = time.Millisecond }, false},
 		{func(c *Config) { c.Rescan = -time.Second }, false},
 		{func(c *Config) { c.Redraw = -time.Second }, false},
 		{func(c *Config) { c.Plots.Width = 5 }, false},
 	} {
-		c := DefaultConfig("runs/chu")
+		c := DefaultConfig(checkpoints.Run{Dir: "runs/chu"})
 		tt.change(&c)
 		if err := c.Validate(); (err == nil) != tt.ok {
 			t.Errorf("Validate(%+v) = %v, want ok %v", c, err, tt.ok)
@@ -209,7 +209,7 @@ func TestPlotCache(t *testing.T) {
 		if err != nil || len(before) == 0 {
 			t.Fatalf("loss plot: %d bytes, %v", len(before), err)
 		}
-		if err := report.NewAppender(dir, report.TrainLog).Append(report.TrainEntry{Time: time.Now().UTC(), Step: 50, Loss: 9, PolicyLoss: 8, ValueLoss: 1}); err != nil {
+		if err := (checkpoints.Run{Dir: dir}).Appender(checkpoints.TrainLog).Append(checkpoints.TrainEntry{Time: time.Now().UTC(), Step: 50, Loss: 9, PolicyLoss: 8, ValueLoss: 1}); err != nil {
 			t.Fatal(err)
 		}
 		after, _, _ := c.get(report.LossPlot)

@@ -64,7 +64,7 @@ func TestEmbeddedServerAuth(t *testing.T) {
 	if c, err := w.Config(ctx); err != nil || string(c) != `{"variant":"sho"}` {
 		t.Fatalf("the worker's Config = %q, %v", c, err)
 	}
-	store, _ := checkpoints.Open(filepath.Join(w.dir, "checkpoints"))
+	store, _ := w.run.Store()
 	fctx, cancel := context.WithCancel(ctx)
 	got := make(chan checkpoints.Entry, 1)
 	done := make(chan struct{})

@@ -34,7 +34,7 @@ func BenchmarkStream(b *testing.B) {
 // self-play config (8 games a batch) and random priors.
 func defaultBatches(b *testing.B, seed uint64, games int) []transport.Batch {
 	cfg := selfplay.DefaultConfig(rules.Sho)
-	cfg.Dir, cfg.Seed = b.TempDir(), seed
+	cfg.Run, cfg.Seed = checkpoints.Run{Dir: b.TempDir()}, seed
 	r, err := selfplay.New(cfg, mcts.Random{Seed: seed}, "random")
 	if err != nil {
 		b.Fatal(err)
@@ -53,14 +53,14 @@ func benchStream(b *testing.B, base []transport.Batch) {
 	ctx := context.Background()
 	cfg := Config{URL: s.ClientURL(), Run: "bench"}
 	m := NewMetrics(nil)
-	tr, err := NewTrainer(ctx, cfg, b.TempDir(), rules.Sho, m, nil)
+	tr, err := NewTrainer(ctx, cfg, checkpoints.Run{Dir: b.TempDir()}, rules.Sho, m, nil)
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer tr.Close()
 	stop := receive(tr)
 	defer stop()
-	w, err := NewWorker(cfg, b.TempDir(), nil, nil)
+	w, err := NewWorker(cfg, checkpoints.Run{Dir: b.TempDir()}, nil, nil)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -96,19 +96,19 @@ func BenchmarkNetworkDelay(b *testing.B) {
 	defer stopServer(s)
 	ctx := context.Background()
 	cfg := Config{URL: s.ClientURL(), Run: "bench"}
-	tr, err := NewTrainer(ctx, cfg, b.TempDir(), rules.Sho, nil, nil)
+	tr, err := NewTrainer(ctx, cfg, checkpoints.Run{Dir: b.TempDir()}, rules.Sho, nil, nil)
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer tr.Close()
 	got := make(chan struct{}, 16)
 	for range 2 {
-		w, err := NewWorker(cfg, b.TempDir(), nil, nil)
+		w, err := NewWorker(cfg, checkpoints.Run{Dir: b.TempDir()}, nil, nil)
 		if err != nil {
 			b.Fatal(err)
 		}
 		defer w.Close()
-		store, _ := checkpoints.Open(filepath.Join(w.dir, "checkpoints"))
+		store, _ := w.run.Store()
 		fctx, cancel := context.WithCancel(ctx)
 		done := make(chan struct{})
 		go func() { w.Follow(fctx, store, func(checkpoints.Entry) { got <- struct{}{} }); close(done) }()

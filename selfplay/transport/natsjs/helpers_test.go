@@ -81,7 +81,7 @@ func (c *capture) Publish(_ context.Context, b transport.Batch) error {
 // selfPlayConfig is quick Sho self-play with random priors.
 func selfPlayConfig(t testing.TB, seed uint64) selfplay.Config {
 	cfg := selfplay.DefaultConfig(rules.Sho)
-	cfg.Dir = t.TempDir()
+	cfg.Run = checkpoints.Run{Dir: t.TempDir()}
 	cfg.Games = 2
 	cfg.FullSimulations, cfg.CheapSimulations = 4, 2
 	cfg.MaxPlies = 40

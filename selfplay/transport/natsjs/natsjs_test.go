@@ -9,6 +9,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
+	"chuzero/checkpoints"
 	"chuzero/rules"
 	"chuzero/selfplay/transport"
 )
@@ -23,7 +24,7 @@ func TestTwoWorkersOneTrainer(t *testing.T) {
 	cfg := testConfig(s.ClientURL())
 	tdir := t.TempDir()
 	tm := NewMetrics(nil)
-	tr, err := NewTrainer(ctx, cfg, tdir, rules.Sho, tm, testLog(t))
+	tr, err := NewTrainer(ctx, cfg, checkpoints.Run{Dir: tdir}, rules.Sho, tm, testLog(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,7 +37,7 @@ func TestTwoWorkersOneTrainer(t *testing.T) {
 	for i, d := range dirs {
 		wcfg := cfg
 		wcfg.Worker = fmt.Sprintf("w%d", i)
-		w, err := NewWorker(wcfg, d, nil, testLog(t))
+		w, err := NewWorker(wcfg, checkpoints.Run{Dir: d}, nil, testLog(t))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -83,7 +84,7 @@ func TestRepublishDuplicatesNothing(t *testing.T) {
 	cfg := testConfig(s.ClientURL())
 	tdir := t.TempDir()
 	tm := NewMetrics(nil)
-	tr, err := NewTrainer(ctx, cfg, tdir, rules.Sho, tm, testLog(t))
+	tr, err := NewTrainer(ctx, cfg, checkpoints.Run{Dir: tdir}, rules.Sho, tm, testLog(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,7 +92,7 @@ func TestRepublishDuplicatesNothing(t *testing.T) {
 	bs := batches(t, 1, 2)
 	wdir := t.TempDir()
 	wm := NewMetrics(nil)
-	w, err := NewWorker(cfg, wdir, wm, testLog(t))
+	w, err := NewWorker(cfg, checkpoints.Run{Dir: wdir}, wm, testLog(t))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"time"
 
+	"chuzero/checkpoints"
 	"chuzero/selfplay"
 )
 
@@ -61,7 +62,7 @@ func (t *Trainer) SeedResign(ctx context.Context) error {
 	if t.Resign == nil {
 		return nil
 	}
-	names, err := filepath.Glob(filepath.Join(t.run.Run.Games(), "*.jsonl"))
+	names, err := filepath.Glob(filepath.Join(t.run.Run.Games(), "*"+checkpoints.RecordExt))
 	if err != nil {
 		return err
 	}

@@ -24,7 +24,7 @@ import (
 
 func newTrainer(t *testing.T, cfg Config, dir string, m *Metrics) *Trainer {
 	t.Helper()
-	tr, err := NewTrainer(context.Background(), cfg, dir, rules.Sho, m, testLog(t))
+	tr, err := NewTrainer(context.Background(), cfg, checkpoints.Run{Dir: dir}, rules.Sho, m, testLog(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,7 +33,7 @@ func newTrainer(t *testing.T, cfg Config, dir string, m *Metrics) *Trainer {
 
 func newWorker(t *testing.T, cfg Config, m *Metrics) *Worker {
 	t.Helper()
-	w, err := NewWorker(cfg, t.TempDir(), m, testLog(t))
+	w, err := NewWorker(cfg, checkpoints.Run{Dir: t.TempDir()}, m, testLog(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -298,7 +298,7 @@ func TestNetworkReachesWorkers(t *testing.T) {
 		m := NewMetrics(nil)
 		w := newWorker(t, cfg, m)
 		defer w.Close()
-		store, err := checkpoints.Open(filepath.Join(w.dir, "checkpoints"))
+		store, err := w.run.Store()
 		if err != nil {
 			t.Fatal(err)
 		}

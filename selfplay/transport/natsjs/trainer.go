@@ -56,10 +56,10 @@ type Trainer struct {
 	resignPublish float64 // the threshold last published (NaN: none)
 }
 
-// NewTrainer connects for the trainer of run directory dir, whose samples
+// NewTrainer connects for the trainer of run directory run, whose samples
 // are of variant v, and creates (or updates to cfg) the run's stream,
 // bucket, object store and consumer.
-func NewTrainer(ctx context.Context, cfg Config, dir string, v rules.VariantID, m *Metrics, log *slog.Logger) (*Trainer, error) {
+func NewTrainer(ctx context.Context, cfg Config, run checkpoints.Run, v rules.VariantID, m *Metrics, log *slog.Logger) (*Trainer, error) {
 	spec, err := encode.NewSpec(v, encode.Options{})
 	if err != nil {
 		return nil, err
@@ -71,7 +71,7 @@ func NewTrainer(ctx context.Context, cfg Config, dir string, v rules.VariantID, 
 	t := &Trainer{client: c, variant: v, spec: spec, assembling: map[string]*assembly{}, AssembleTimeout: 10 * time.Minute,
 		MaxAssemblies: 256, MaxAssemblyBytes: 512 << 20, RetryDelay: time.Minute,
 		resignPublish: math.NaN()}
-	if t.run, err = transport.NewDir(dir); err == nil {
+	if t.run, err = transport.NewDir(run); err == nil {
 		err = t.setup(ctx)
 	}
 	if err != nil {

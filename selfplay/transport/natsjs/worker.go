@@ -32,28 +32,28 @@ import (
 // message ids come from the content, so nothing lands twice.
 type Worker struct {
 	*client
-	dir    string
+	run    checkpoints.Run
 	outbox transport.Dir
 	mu     sync.Mutex // one Publish at a time: they drain the same outbox
 	away   bool       // the last publish failed: the stream is away (under mu)
 }
 
 // NewWorker connects to the server for the worker whose local run
-// directory is dir.
-func NewWorker(cfg Config, dir string, m *Metrics, log *slog.Logger) (*Worker, error) {
+// directory is run.
+func NewWorker(cfg Config, run checkpoints.Run, m *Metrics, log *slog.Logger) (*Worker, error) {
 	c, err := dial(cfg, "chuzero selfplay "+cfg.Worker, m, log)
 	if err != nil {
 		return nil, err
 	}
-	ob, err := transport.NewDir(checkpoints.Run{Dir: dir}.Outbox())
+	ob, err := transport.NewDir(run.Outbox())
 	if err == nil {
-		err = os.MkdirAll(checkpoints.Run{Dir: dir}.Games(), 0o755)
+		err = os.MkdirAll(run.Games(), 0o755)
 	}
 	if err != nil {
 		c.Close()
 		return nil, err
 	}
-	return &Worker{client: c, dir: dir, outbox: ob}, nil
+	return &Worker{client: c, run: run, outbox: ob}, nil
 }
 
 // send publishes the parts of b, each until the stream acknowledges it,
@@ -90,11 +90,11 @@ func (w *Worker) send(ctx context.Context, b transport.Batch, timeout time.Durat
 	}
 	w.m.publishedBatches.Inc()
 	sp, rp := w.outbox.Paths(b.Name)
-	games := checkpoints.Run{Dir: w.dir}.Games()
-	if err := os.Rename(rp, filepath.Join(games, b.Name+".jsonl")); err != nil {
+	_, dst := w.run.Batch(b.Name)
+	if err := os.Rename(rp, dst); err != nil {
 		return fmt.Errorf("natsjs: %w", err)
 	}
-	if err := encode.SyncDir(games); err != nil { // the move is durable before the samples go
+	if err := encode.SyncDir(filepath.Dir(dst)); err != nil { // the move is durable before the samples go
 		return err
 	}
 	if err := os.Remove(sp); err != nil {

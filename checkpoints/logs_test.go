@@ -1,4 +1,4 @@
-package report
+package checkpoints
 
 import (
 	"bytes"
@@ -6,8 +6,6 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
-
-	"chuzero/checkpoints"
 )
 
 func appendSteps(t *testing.T, a *Appender, steps ...int64) {
@@ -21,7 +19,7 @@ func appendSteps(t *testing.T, a *Appender, steps ...int64) {
 
 func cutLine(t *testing.T, dir, name string) {
 	t.Helper()
-	f, err := os.OpenFile(filepath.Join(dir, checkpoints.LogsDir, name), os.O_APPEND|os.O_WRONLY, 0)
+	f, err := os.OpenFile(filepath.Join(dir, LogsDir, name), os.O_APPEND|os.O_WRONLY, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -31,10 +29,10 @@ func cutLine(t *testing.T, dir, name string) {
 
 func TestLogs(t *testing.T) {
 	dir := t.TempDir()
-	a := NewAppender(dir, TrainLog)
+	a := Run{Dir: dir}.Appender(TrainLog)
 	appendSteps(t, a, 0, 10, 20)
 	cutLine(t, dir, TrainLog)
-	got, damaged, err := ReadLog[TrainEntry](dir, TrainLog)
+	got, damaged, err := ReadLog[TrainEntry](Run{Dir: dir}, TrainLog)
 	if err != nil || len(got) != 3 || got[2].Step != 20 || damaged != 1 {
 		t.Fatalf("ReadLog after a cut = %+v, %d damaged, %v", got, damaged, err)
 	}
@@ -43,16 +41,16 @@ func TestLogs(t *testing.T) {
 	appendSteps(t, a, 30, 40)
 	cutLine(t, dir, TrainLog)
 	appendSteps(t, a, 50)
-	got, damaged, err = ReadLog[TrainEntry](dir, TrainLog)
+	got, damaged, err = ReadLog[TrainEntry](Run{Dir: dir}, TrainLog)
 	if err != nil || len(got) != 6 || got[5].Step != 50 || damaged != 2 {
 		t.Fatalf("ReadLog after restarts = %d entries (%+v), %d damaged, %v", len(got), got, damaged, err)
 	}
 	// a damaged line anywhere is skipped and counted
-	os.WriteFile(filepath.Join(dir, checkpoints.LogsDir, EvalLog), []byte("{}\nnot json\n{}\n"), 0o644)
-	if evals, damaged, err := ReadLog[EvalEntry](dir, EvalLog); err != nil || len(evals) != 2 || damaged != 1 {
+	os.WriteFile(filepath.Join(dir, LogsDir, EvalLog), []byte("{}\nnot json\n{}\n"), 0o644)
+	if evals, damaged, err := ReadLog[EvalEntry](Run{Dir: dir}, EvalLog); err != nil || len(evals) != 2 || damaged != 1 {
 		t.Errorf("a damaged middle line: %d entries, %d damaged, %v", len(evals), damaged, err)
 	}
-	if got, damaged, err := ReadLog[GatingEntry](dir, GatingLog); err != nil || got != nil || damaged != 0 {
+	if got, damaged, err := ReadLog[GatingEntry](Run{Dir: dir}, GatingLog); err != nil || got != nil || damaged != 0 {
 		t.Errorf("a missing log: %v, %d, %v", got, damaged, err)
 	}
 }

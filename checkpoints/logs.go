@@ -1,7 +1,4 @@
-// Package report keeps the logs of a training run (training steps,
-// evaluation matches, gating decisions) and turns them, with the run's game
-// records, into plots and an HTML page ("chuzero report").
-package report
+package checkpoints
 
 import (
 	"bufio"
@@ -12,11 +9,10 @@ import (
 	"path/filepath"
 	"sync"
 	"time"
-
-	"chuzero/checkpoints"
 )
 
-// Log files of a run directory, under checkpoints.LogsDir. Each is JSON Lines, one
+// The logs of a run (training steps, evaluation matches, gating
+// decisions), under LogsDir. Each is JSON Lines, one
 // object per line, appended as the run goes; a reader skips and counts
 // damaged lines (a process killed while writing cuts one).
 const (
@@ -87,10 +83,10 @@ type Appender struct {
 	path string
 }
 
-// NewAppender returns an appender to runDir/logs/name (created on first
-// write).
-func NewAppender(runDir, name string) *Appender {
-	return &Appender{path: checkpoints.Run{Dir: runDir}.Log(name)}
+// Appender returns an appender to the log name of the run (created on
+// first write).
+func (r Run) Appender(name string) *Appender {
+	return &Appender{path: r.Log(name)}
 }
 
 // Append writes v as one line, with one write call, so a reader never
@@ -139,12 +135,12 @@ func endsCut(f *os.File) (bool, error) {
 	return last[0] != '\n', nil
 }
 
-// ReadLog reads every entry of runDir/logs/name into a slice of T. A
+// ReadLog reads every entry of the run's log name into a slice of T. A
 // missing file is an empty log. Lines that do not parse (a line cut by a
 // crash, at the end or, after a restart, anywhere) are skipped and
 // counted in damaged.
-func ReadLog[T any](runDir, name string) (entries []T, damaged int, err error) {
-	path := checkpoints.Run{Dir: runDir}.Log(name)
+func ReadLog[T any](r Run, name string) (entries []T, damaged int, err error) {
+	path := r.Log(name)
 	err = ScanLines(path, func(v T) { entries = append(entries, v) }, func(int, bool, error) { damaged++ })
 	return entries, damaged, err
 }
@@ -159,7 +155,7 @@ func ScanLines[T any](path string, each func(T), bad func(line int, last bool, e
 		return nil
 	}
 	if err != nil {
-		return fmt.Errorf("report: %w", err)
+		return fmt.Errorf("checkpoints: %w", err)
 	}
 	defer f.Close()
 	sc := bufio.NewScanner(f)
@@ -185,7 +181,7 @@ func ScanLines[T any](path string, each func(T), bad func(line int, last bool, e
 		bad(badLine, true, badErr)
 	}
 	if err := sc.Err(); err != nil {
-		return fmt.Errorf("report: %s: %w", path, err)
+		return fmt.Errorf("checkpoints: %s: %w", path, err)
 	}
 	return nil
 }
