@@ -2,6 +2,7 @@ package cecp
 
 import (
 	"context"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -230,25 +231,34 @@ func TestVariantSetup(t *testing.T) {
 	}
 }
 
-// "?" makes a long search move at once.
+// thinkingLine matches a line of thinking output: depth score time nodes pv.
+var thinkingLine = regexp.MustCompile(`^\d+ -?\d+ \d+ \d+ `)
+
+// expectThinking waits for the next line and checks that it is thinking
+// output: a search is running.
+func (s *session) expectThinking() {
+	s.T.Helper()
+	if l, _ := s.Expect(""); !thinkingLine.MatchString(l) {
+		s.T.Fatalf("want thinking output (a search running), got %q", l)
+	}
+}
+
+// "?" makes a long search move at once; "force" during a search discards
+// it: a "?" after it finds nothing to move.
 func TestMoveNow(t *testing.T) {
-	s := newSession(t, Config{Budget: mcts.Budget{Time: time.Hour}})
-	s.Send("xboard", "protover 2", "new", "variant chu", "usermove f4f5")
-	time.Sleep(100 * time.Millisecond)
-	start := time.Now()
+	s := newSession(t, Config{Budget: mcts.Budget{Time: time.Hour}, ReportEvery: 5 * time.Millisecond})
+	s.Send("xboard", "protover 2")
+	s.Expect("feature done=1")
+	s.Send("post", "new", "variant chu", "usermove f4f5")
+	s.expectThinking() // the hour's search has started
 	s.Send("?")
 	s.Expect("move ")
-	if d := time.Since(start); d > 5*time.Second {
-		t.Errorf("moved %v after ?", d)
-	}
-	// a force during a search discards it: no move comes
-	s.Send("usermove e9e8", "force")
-	time.Sleep(50 * time.Millisecond)
+	s.Send("usermove e4e5") // Sente's e-pawn: legal whatever Gote replied
+	s.expectThinking()      // the next hour's search
+	s.Send("force", "?")
 	for _, l := range s.sync() {
 		if strings.HasPrefix(l, "move") {
-			// the search may have ended before force arrived, but not
-			// with an hour's budget
-			t.Errorf("a discarded search moved: %q", l)
+			t.Errorf("force did not discard the search: %q came after it", l)
 		}
 	}
 }
