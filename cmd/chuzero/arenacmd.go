@@ -201,7 +201,7 @@ func gameLine(rec *arena.GameRecord, st *arena.Standings, total int) string {
 	if len(st.Names) == 2 {
 		sc := st.Score(0, 1)
 		e, lo, hi := arena.EloInterval(sc)
-		line += fmt.Sprintf("  | %s %s: %s, Elo %s [%s, %s]", st.Names[0], sc, fmtPct(sc), fmtElo(e), fmtElo(lo), fmtElo(hi))
+		line += fmt.Sprintf("  | %s %s: %s, Elo %s [%s, %s]", st.Names[0], sc, fmtPct(sc), arena.FormatElo(e), arena.FormatElo(lo), arena.FormatElo(hi))
 	}
 	if st.SPRT != nil {
 		line += fmt.Sprintf("  LLR %.2f [%.2f, %.2f]", st.SPRT.LLR, st.SPRT.Lower, st.SPRT.Upper)
@@ -218,15 +218,4 @@ func fmtPct(sc arena.Score) string {
 		return "-"
 	}
 	return fmt.Sprintf("%.1f%%", 100*sc.Points()/float64(sc.Games()))
-}
-
-// fmtElo formats an Elo difference with its sign, ±inf for a clean sweep.
-func fmtElo(x float64) string {
-	switch {
-	case x > 1e6:
-		return "+inf"
-	case x < -1e6:
-		return "-inf"
-	}
-	return fmt.Sprintf("%+.0f", x)
 }

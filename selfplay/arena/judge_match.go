@@ -113,7 +113,7 @@ func (j *Judge) evaluate(ctx context.Context, latest checkpoints.Entry) error {
 		res := EvalResult{Checkpoint: latest, Opponent: opp.Name(), Score: st.Score(0, 1)}
 		res.Elo, res.EloLow, res.EloHigh = EloInterval(res.Score)
 		j.Log.Info("evaluation", "checkpoint", latest.Name, "opponent", opp.Name(), "score", res.Score.String(),
-			"elo", fmtElo(res.Elo), "low", fmtElo(res.EloLow), "high", fmtElo(res.EloHigh))
+			"elo", FormatElo(res.Elo), "low", FormatElo(res.EloLow), "high", FormatElo(res.EloHigh))
 		if j.OnEval != nil {
 			if err := j.OnEval(res); err != nil {
 				return err

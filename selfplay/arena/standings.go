@@ -230,12 +230,13 @@ type Summary struct {
 	MoveTimes []MoveTimeSummary `json:"move_times,omitempty"`
 }
 
-// finite maps ±Inf to ±1e9 (JSON has no infinities).
-func finite(x float64) float64 {
+// Finite maps an Elo figure (or an LLR) for JSON, which has no
+// infinities: beyond ±1e9 (a clean sweep's ±Inf) to ±1e9, NaN to 0.
+func Finite(x float64) float64 {
 	switch {
-	case math.IsInf(x, 1):
+	case x > 1e9:
 		return 1e9
-	case math.IsInf(x, -1):
+	case x < -1e9:
 		return -1e9
 	case math.IsNaN(x):
 		return 0
@@ -249,7 +250,7 @@ func (s *Standings) Summary() Summary {
 		Forfeits: s.Forfeits, Adjudicated: s.Adjudicated, Resigned: s.Resigned, SPRT: s.SPRT}
 	if out.SPRT != nil {
 		st := *out.SPRT
-		st.LLR = finite(st.LLR)
+		st.LLR = Finite(st.LLR)
 		out.SPRT = &st
 	}
 	for i := range s.Names {
@@ -260,7 +261,7 @@ func (s *Standings) Summary() Summary {
 			}
 			e, lo, hi := EloInterval(sc)
 			out.Pairs = append(out.Pairs, PairSummary{Player: s.Names[i], Opponent: s.Names[j],
-				Wins: sc.Wins, Draws: sc.Draws, Losses: sc.Losses, Elo: finite(e), EloLow: finite(lo), EloHigh: finite(hi)})
+				Wins: sc.Wins, Draws: sc.Draws, Losses: sc.Losses, Elo: Finite(e), EloLow: Finite(lo), EloHigh: Finite(hi)})
 		}
 	}
 	for i, n := range s.Names {
@@ -270,19 +271,23 @@ func (s *Standings) Summary() Summary {
 	}
 	if rs, err := s.Ratings(0); err == nil {
 		for _, r := range rs {
-			out.Ratings = append(out.Ratings, RatingSummary{Player: s.Names[r.Player], Elo: finite(r.Elo),
-				Low: finite(r.Low), High: finite(r.High), Games: r.Games, Points: r.Points})
+			out.Ratings = append(out.Ratings, RatingSummary{Player: s.Names[r.Player], Elo: Finite(r.Elo),
+				Low: Finite(r.Low), High: Finite(r.High), Games: r.Games, Points: r.Points})
 		}
 	}
 	return out
 }
 
-// fmtElo writes an Elo figure, "+inf"/"-inf" for the infinite ones.
-func fmtElo(x float64) string {
+// FormatElo writes an Elo difference with its sign ("+35", "-120"):
+// "+inf"/"-inf" beyond ±1e6 (a clean sweep, infinite or stored as ±1e9
+// by Finite), "?" for NaN.
+func FormatElo(x float64) string {
 	switch {
-	case math.IsInf(x, 1):
+	case math.IsNaN(x):
+		return "?"
+	case x > 1e6:
 		return "+inf"
-	case math.IsInf(x, -1):
+	case x < -1e6:
 		return "-inf"
 	}
 	return fmt.Sprintf("%+.0f", x)
@@ -312,8 +317,8 @@ func (s *Standings) WriteTable(w io.Writer) error {
 			fmt.Fprintln(tw, "rank\tplayer\tElo\t95% interval\tgames\tscore\t")
 			for k, r := range rs {
 				sc := s.Total(r.Player)
-				fmt.Fprintf(tw, "%d\t%s\t%s\t[%s, %s]\t%d\t%.1f%%\t\n", k+1, s.Names[r.Player], fmtElo(r.Elo),
-					fmtElo(r.Low), fmtElo(r.High), sc.Games(), 100*sc.Points()/math.Max(1, float64(sc.Games())))
+				fmt.Fprintf(tw, "%d\t%s\t%s\t[%s, %s]\t%d\t%.1f%%\t\n", k+1, s.Names[r.Player], FormatElo(r.Elo),
+					FormatElo(r.Low), FormatElo(r.High), sc.Games(), 100*sc.Points()/math.Max(1, float64(sc.Games())))
 			}
 			tw.Flush()
 			fmt.Fprintf(w, "(Elo relative to %s, by maximum likelihood over all games)\n\n", s.Names[0])
@@ -328,7 +333,7 @@ func (s *Standings) WriteTable(w io.Writer) error {
 			}
 			e, lo, hi := EloInterval(sc)
 			fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%d\t%.1f%%\t%s\t[%s, %s]\t\n", s.Names[i], s.Names[j], sc.Games(),
-				sc.Wins, sc.Draws, sc.Losses, 100*sc.Points()/math.Max(1, float64(sc.Games())), fmtElo(e), fmtElo(lo), fmtElo(hi))
+				sc.Wins, sc.Draws, sc.Losses, 100*sc.Points()/math.Max(1, float64(sc.Games())), FormatElo(e), FormatElo(lo), FormatElo(hi))
 		}
 	}
 	tw.Flush()

@@ -296,3 +296,27 @@ func TestPentanomialMatchesTrinomial(t *testing.T) {
 		}
 	}
 }
+
+// TestFormatEloAndFinite: the one formatter and the one JSON clamp of Elo
+// figures agree on what is infinite.
+func TestFormatEloAndFinite(t *testing.T) {
+	for _, tc := range []struct {
+		x      float64
+		text   string
+		stored float64
+	}{
+		{35.4, "+35", 35.4}, {-120, "-120", -120}, {0, "+0", 0},
+		{math.Inf(1), "+inf", 1e9}, {math.Inf(-1), "-inf", -1e9}, {1e9, "+inf", 1e9}, {-5e9, "-inf", -1e9},
+		{math.NaN(), "?", 0},
+	} {
+		if got := FormatElo(tc.x); got != tc.text {
+			t.Errorf("FormatElo(%v) = %q, want %q", tc.x, got, tc.text)
+		}
+		if got := Finite(tc.x); got != tc.stored {
+			t.Errorf("Finite(%v) = %v, want %v", tc.x, got, tc.stored)
+		}
+		if got := FormatElo(Finite(tc.x)); !math.IsNaN(tc.x) && got != tc.text {
+			t.Errorf("FormatElo(Finite(%v)) = %q, want %q", tc.x, got, tc.text)
+		}
+	}
+}

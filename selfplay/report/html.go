@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"chuzero/checkpoints"
+	"chuzero/selfplay/arena"
 	"fmt"
 	"html/template"
 	"time"
@@ -148,13 +149,13 @@ func renderHTML(d *runData, s *Summary, opt Options) ([]byte, error) {
 		pd.Elo = append(pd.Elo, pageElo{
 			EvalEntry: e,
 			Time:      stamp(e.Time),
-			Elo:       FormatElo(e.Elo),
-			Interval:  "[" + FormatElo(e.EloLow) + ", " + FormatElo(e.EloHigh) + "]",
+			Elo:       arena.FormatElo(e.Elo),
+			Interval:  "[" + arena.FormatElo(e.EloLow) + ", " + arena.FormatElo(e.EloHigh) + "]",
 		})
 	}
 	for _, e := range d.strength {
-		pd.Strength = append(pd.Strength, pageElo{EvalEntry: e, Elo: FormatElo(e.Elo),
-			Interval: "[" + FormatElo(e.EloLow) + ", " + FormatElo(e.EloHigh) + "]"})
+		pd.Strength = append(pd.Strength, pageElo{EvalEntry: e, Elo: arena.FormatElo(e.Elo),
+			Interval: "[" + arena.FormatElo(e.EloLow) + ", " + arena.FormatElo(e.EloHigh) + "]"})
 	}
 	for _, p := range plots {
 		pd.Plots = append(pd.Plots, pagePlot{p.File, p.Heading})

@@ -2,6 +2,7 @@ package report
 
 import (
 	"chuzero/checkpoints"
+	"chuzero/selfplay/arena"
 	"fmt"
 	"image/color"
 	"math"
@@ -103,7 +104,7 @@ func eloPoints(es []checkpoints.EvalEntry, tx timeAxis, shift, lo, hi float64, c
 		y := clamp(e.Elo, lo, hi)
 		if y != e.Elo && !math.IsNaN(e.Elo) {
 			clipped.XYs = append(clipped.XYs, plotter.XY{X: tx.x(e.Time) + shift, Y: y})
-			clipped.Labels = append(clipped.Labels, FormatElo(e.Elo))
+			clipped.Labels = append(clipped.Labels, arena.FormatElo(e.Elo))
 		}
 		l := clamp(e.EloLow, lo-(hi-lo), y)
 		h := clamp(e.EloHigh, y, hi+(hi-lo))

@@ -2,6 +2,7 @@ package report
 
 import (
 	"chuzero/checkpoints"
+	"chuzero/selfplay/arena"
 	"fmt"
 	"strings"
 	"time"
@@ -88,7 +89,7 @@ func (s *Summary) String() string {
 			if i > 0 {
 				b.WriteString(",")
 			}
-			fmt.Fprintf(&b, " %s at step %d vs %s", FormatElo(e.Elo), e.Step, e.Opponent)
+			fmt.Fprintf(&b, " %s at step %d vs %s", arena.FormatElo(e.Elo), e.Step, e.Opponent)
 		}
 	}
 	fmt.Fprintf(&b, "; %d gating decisions, %d promoted.", s.Gatings, s.Promotions)
@@ -96,18 +97,4 @@ func (s *Summary) String() string {
 		fmt.Fprintf(&b, " %d warnings about damaged input (skipped).", s.WarningCount)
 	}
 	return b.String()
-}
-
-// FormatElo writes an Elo difference with its sign ("+35", "-120",
-// "+inf").
-func FormatElo(x float64) string {
-	switch {
-	case x != x:
-		return "?"
-	case x > 1e6:
-		return "+inf"
-	case x < -1e6:
-		return "-inf"
-	}
-	return fmt.Sprintf("%+.0f", x)
 }

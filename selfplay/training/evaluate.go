@@ -60,7 +60,7 @@ func evalEntry(r arena.EvalResult) checkpoints.EvalEntry {
 	sc := r.Score
 	return checkpoints.EvalEntry{Time: time.Now().UTC(), Step: r.Checkpoint.Step, Checkpoint: r.Checkpoint.Name, Opponent: r.Opponent,
 		Games: sc.Games(), Wins: sc.Wins, Draws: sc.Draws, Losses: sc.Losses,
-		Elo: finiteElo(r.Elo), EloLow: finiteElo(r.EloLow), EloHigh: finiteElo(r.EloHigh)}
+		Elo: arena.Finite(r.Elo), EloLow: arena.Finite(r.EloLow), EloHigh: arena.Finite(r.EloHigh)}
 }
 
 // gateEntry is the log line of a gating decision.
@@ -68,18 +68,4 @@ func gateEntry(r arena.GateResult) checkpoints.GatingEntry {
 	sc := r.Score
 	return checkpoints.GatingEntry{Time: time.Now().UTC(), Candidate: r.Candidate.Name, Best: r.Best.Name, Games: sc.Games(),
 		Wins: sc.Wins, Draws: sc.Draws, Losses: sc.Losses, LLR: r.LLR, Decision: r.Decision, Promoted: r.Promoted()}
-}
-
-// finiteElo maps ±Inf to ±1e9 (JSON has no infinities; report plots
-// them at the edge).
-func finiteElo(x float64) float64 {
-	switch {
-	case x > 1e9:
-		return 1e9
-	case x < -1e9:
-		return -1e9
-	case x != x:
-		return 0
-	}
-	return x
 }

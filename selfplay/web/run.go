@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"chuzero/checkpoints"
+	"chuzero/selfplay/arena"
 	"chuzero/selfplay/report"
 )
 
@@ -242,17 +243,14 @@ func evalTable(evals []checkpoints.EvalEntry) Table {
 
 // eloCell is "+35 [-12, +80] 12-5-3".
 func eloCell(e checkpoints.EvalEntry) string {
-	return fmt.Sprintf("%s [%s, %s] %d-%d-%d", elo(e.Elo), elo(e.EloLow), elo(e.EloHigh), e.Wins, e.Draws, e.Losses)
+	return fmt.Sprintf("%s [%s, %s] %d-%d-%d", arena.FormatElo(e.Elo), arena.FormatElo(e.EloLow), arena.FormatElo(e.EloHigh), e.Wins, e.Draws, e.Losses)
 }
-
-// elo writes an Elo difference with its sign, ±inf for a clean sweep.
-func elo(x float64) string { return report.FormatElo(x) }
 
 func strengthTable(entries []checkpoints.EvalEntry) Table {
 	t := Table{Head: []string{"player", "anchor", "games", "W-D-L", "Elo", "95% interval"}}
 	for _, e := range entries {
 		t.Rows = append(t.Rows, []string{e.Checkpoint, e.Opponent, fmt.Sprint(e.Games),
-			fmt.Sprintf("%d-%d-%d", e.Wins, e.Draws, e.Losses), elo(e.Elo), "[" + elo(e.EloLow) + ", " + elo(e.EloHigh) + "]"})
+			fmt.Sprintf("%d-%d-%d", e.Wins, e.Draws, e.Losses), arena.FormatElo(e.Elo), "[" + arena.FormatElo(e.EloLow) + ", " + arena.FormatElo(e.EloHigh) + "]"})
 	}
 	return t
 }
