@@ -4,10 +4,10 @@
 // batches). Every move gets a search; with playout-cap randomization a
 // fraction of them are full searches whose policy becomes a training
 // target. Finished games are written, a few at a time and atomically, as
-// training samples (package encode's format, one chunk per game) under
-// Dir/samples and as game records (JSON Lines: start SFEN, moves in machine
+// training samples (package encode's format, one chunk per game) in
+// the run's samples/ (Config.Run) and as game records (JSON Lines: start SFEN, moves in machine
 // notation, result and reason, per-move root value and visits, the game's
-// seed) under Dir/games. Games in flight when a run stops are discarded.
+// seed) in its games/. Games in flight when a run stops are discarded.
 //
 //	r, err := selfplay.New(selfplay.DefaultConfig(rules.Sho), batcher, "step-000100")
 //	err = r.Run(ctx, 0) // until ctx is done
@@ -33,4 +33,18 @@
 // recalibrates the threshold from the last ResignCalibrationGames of them
 // (CalibrateResign, Runner.ResignThreshold); Stats.ResignFalsePositiveRate
 // reports how often a resignation there would have been wrong.
+//
+// The sub-packages, from the games up to the run:
+//
+//	transport, transport/natsjs  how batches reach the trainer and networks reach
+//	                             self-play: the run directory, NATS JetStream
+//	arena                        matches, players and their specs, Elo, SPRT, the
+//	                             judge of a run (evaluation, gating)
+//	engine                       the search behind the protocol front ends: bounds,
+//	                             pondering, progress reports
+//	cecp, usi                    chuzero as an XBoard (CECP) and a USI engine
+//	training                     a training run as a library: config, Train, Worker,
+//	                             Trainer, metrics, the networks of a match, Verify
+//	report                       plots and an HTML page of a run
+//	web                          the browser UI of a run directory
 package selfplay

@@ -134,8 +134,8 @@ func fakeEngine(mode string) int {
 	return 0
 }
 
-func fake(mode string) *arena.Engine {
-	return &arena.Engine{Label: "fake-" + mode, Command: []string{os.Args[0]}, Env: []string{"CHUZERO_FAKE_ENGINE=" + mode}, Timeout: 3 * time.Second}
+func fake(mode string) *arena.CECPClient {
+	return &arena.CECPClient{Label: "fake-" + mode, Command: []string{os.Args[0]}, Env: []string{"CHUZERO_FAKE_ENGINE=" + mode}, Timeout: 3 * time.Second}
 }
 
 func chuRules(t *testing.T, opts ...string) rules.Config {
@@ -421,7 +421,7 @@ func TestHaChu(t *testing.T) {
 			// deep in the zone, at ply 66), a disagreement not yet resolved
 			s := arena.NewSearcher("uniform-32", mcts.Uniform{}, mcts.Budget{Simulations: 32})
 			s.Config.Quiescence = 0
-			st, recs := runMatch(t, cfg, s, &arena.Engine{Command: []string{"hachu"}, Depth: 1, MoveTime: time.Second})
+			st, recs := runMatch(t, cfg, s, &arena.CECPClient{Command: []string{"hachu"}, Depth: 1, MoveTime: time.Second})
 			for _, r := range recs {
 				t.Logf("game %d: %s vs %s: %s (%s) in %d plies %s", r.Index, r.Sente, r.Gote, r.Result, r.Reason, r.Plies, r.Note)
 			}
@@ -437,7 +437,7 @@ func TestHaChu(t *testing.T) {
 		var log strings.Builder
 		cfg := arena.Config{Rules: chuRules(t, "MaxPlies=150"), Games: 4, Concurrency: 2, Seed: 12, Log: slog.New(slog.NewTextHandler(&log, nil))}
 		st, recs := runMatch(t, cfg, arena.NewSearcher("uniform-32", mcts.Uniform{}, mcts.Budget{Simulations: 32}),
-			&arena.Engine{Command: []string{"hachu"}, Depth: 1, MoveTime: time.Second})
+			&arena.CECPClient{Command: []string{"hachu"}, Depth: 1, MoveTime: time.Second})
 		if st.IllegalMoves+st.Forfeits != 0 {
 			t.Errorf("illegal moves or forfeits: %+v", st.Summary())
 		}

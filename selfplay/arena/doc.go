@@ -5,7 +5,7 @@
 //
 //	m, _ := arena.New(arena.Config{Rules: rules.DefaultConfig(rules.Chu), Games: 20, Concurrency: 2},
 //		arena.NewSearcher("net", evaluator, mcts.Budget{Simulations: 200}),
-//		&arena.Engine{Command: []string{"hachu"}, Depth: 2})
+//		&arena.CECPClient{Command: []string{"hachu"}, Depth: 2})
 //	st, _ := m.Run(ctx)
 //	st.WriteTable(os.Stdout)
 //

@@ -150,7 +150,7 @@ func (j *Judge) anchor(a string, latest checkpoints.Entry, nets Networks, b mcts
 		if _, err := LookPath("hachu"); err != nil {
 			return nil, nil
 		}
-		return &Engine{Label: fmt.Sprintf("hachu-d%d", j.Eval.HaChuDepth), Command: []string{"hachu"}, Depth: j.Eval.HaChuDepth}, nil
+		return &CECPClient{Label: fmt.Sprintf("hachu-d%d", j.Eval.HaChuDepth), Command: []string{"hachu"}, Depth: j.Eval.HaChuDepth}, nil
 	}
 	if d, ok := abAnchorDepth(a); ok {
 		return AlphaBeta{Depth: d}, nil

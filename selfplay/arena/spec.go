@@ -258,7 +258,7 @@ func (p PlayerSpec) Entrant(lookup Lookup, engineLog io.Writer) (Entrant, error)
 		s.Config.Quiescence = p.quiescence()
 		return s, p.budget.Validate()
 	case "xboard":
-		e := &Engine{Label: p.label(""), Command: strings.Fields(p.ref), Depth: p.depth, Memory: p.memory,
+		e := &CECPClient{Label: p.label(""), Command: strings.Fields(p.ref), Depth: p.depth, Memory: p.memory,
 			MoveTime: p.mtime, Timeout: p.tmout, Options: p.opts, Log: engineLog}
 		if _, err := LookPath(e.Command[0]); err != nil {
 			return nil, fmt.Errorf("engine %q: %w", p.ref, err)

@@ -10,11 +10,12 @@ import (
 	"chuzero/encode"
 )
 
-// Dir is the run directory as a transport, the default: batches are
+// Dir is the run directory as a Publisher, the default: batches are
 // written straight into its samples/ and games/ (the sample file first,
-// each atomically), the config is its config.json, and networks are its
-// checkpoint store, which self-play polls. Several processes may share a
-// directory (on a shared filesystem, across machines).
+// each atomically); the config is its config.json and the networks its
+// checkpoint store, which self-play polls, so nothing else needs sending.
+// Several processes may share a directory (on a shared filesystem, across
+// machines).
 type Dir struct {
 	Run checkpoints.Run
 }
@@ -52,30 +53,4 @@ func (d Dir) Publish(_ context.Context, b Batch) error {
 	return encode.WriteAtomic(rp, b.Records)
 }
 
-// Config reads config.json.
-func (d Dir) Config(context.Context) ([]byte, error) { return os.ReadFile(d.Run.Config()) }
-
-// Follow does nothing until ctx ends: the trainer writes its checkpoints
-// into the very store self-play reads.
-func (d Dir) Follow(ctx context.Context, _ *checkpoints.Store, _ func(checkpoints.Entry)) error {
-	<-ctx.Done()
-	return nil
-}
-
-// Receive does nothing until ctx ends: self-play writes into the
-// directory itself.
-func (d Dir) Receive(ctx context.Context) error {
-	<-ctx.Done()
-	return nil
-}
-
-// PublishConfig does nothing: the command has written config.json.
-func (d Dir) PublishConfig(context.Context, []byte) error { return nil }
-
-// PublishCheckpoint does nothing: the checkpoint is in the store already.
-func (d Dir) PublishCheckpoint(context.Context, checkpoints.Entry) error { return nil }
-
-var (
-	_ Worker  = Dir{}
-	_ Trainer = Dir{}
-)
+var _ Publisher = Dir{}

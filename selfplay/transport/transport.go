@@ -6,8 +6,6 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"regexp"
-
-	"chuzero/checkpoints"
 )
 
 // Batch is a batch of finished self-play games as it travels: the whole
@@ -51,30 +49,4 @@ func ValidName(name string) bool { return nameRE.MatchString(name) }
 // by the stream); an error leaves the batch to be sent again later.
 type Publisher interface {
 	Publish(ctx context.Context, b Batch) error
-}
-
-// Worker is what a self-play process needs from a transport: publishing
-// batches, the run's config, and the run's current network.
-type Worker interface {
-	Publisher
-	// Config returns the run's config file (config.json's bytes).
-	Config(ctx context.Context) ([]byte, error)
-	// Follow keeps store at the run's current network until ctx ends,
-	// calling changed (if not nil) after each new checkpoint lands in it.
-	// Self-play keeps reading its networks from store.
-	Follow(ctx context.Context, store *checkpoints.Store, changed func(checkpoints.Entry)) error
-}
-
-// Trainer is what the training process needs from a transport: the
-// batches put into its run directory, and its checkpoints and config made
-// known to the workers.
-type Trainer interface {
-	// Receive puts the batches that arrive into the run directory, each
-	// sample file and record file atomically, and acknowledges a batch
-	// only once both files are durably there; it returns when ctx ends.
-	Receive(ctx context.Context) error
-	// PublishConfig makes the run's config file known to the workers.
-	PublishConfig(ctx context.Context, config []byte) error
-	// PublishCheckpoint makes checkpoint e the run's current network.
-	PublishCheckpoint(ctx context.Context, e checkpoints.Entry) error
 }

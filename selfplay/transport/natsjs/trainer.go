@@ -23,7 +23,7 @@ import (
 	"chuzero/selfplay/transport"
 )
 
-// Trainer is the training side over JetStream (a transport.Trainer): it
+// Trainer is the training side over JetStream: it
 // creates the run's stream and buckets, consumes batches with the durable
 // consumer "trainer" into its run directory, and publishes the config and
 // checkpoints.
@@ -100,8 +100,8 @@ func (t *Trainer) setup(ctx context.Context) error {
 	return nil
 }
 
-// Receive consumes batches into the run directory until ctx ends (see
-// transport.Trainer): a batch is acknowledged once both its files are
+// Receive consumes batches into the run directory until ctx ends (the
+// run directory stays the run's one source of truth): a batch is acknowledged once both its files are
 // durably written, so a restarted trainer resumes after the last batch it
 // has; a message that is not a valid part of a valid batch is logged,
 // counted (chuzero_transport_rejected_messages_total) and dropped.
@@ -285,5 +285,3 @@ func (t *Trainer) PublishCheckpoint(ctx context.Context, e checkpoints.Entry) er
 	}
 	return nil
 }
-
-var _ transport.Trainer = (*Trainer)(nil)

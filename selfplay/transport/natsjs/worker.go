@@ -23,7 +23,7 @@ import (
 	"chuzero/selfplay/transport"
 )
 
-// Worker is the self-play side over JetStream (a transport.Worker). A
+// Worker is the self-play side over JetStream (a transport.Publisher). A
 // batch is first written into the worker's outbox (DIR/outbox, atomically,
 // as the run directory would hold it), then published; once the stream
 // has acknowledged every part, its sample file is removed and its record
@@ -280,4 +280,4 @@ func fileDigest(path string) (string, error) {
 	return "SHA-256=" + base64.URLEncoding.EncodeToString(h.Sum(nil)), nil
 }
 
-var _ transport.Worker = (*Worker)(nil)
+var _ transport.Publisher = (*Worker)(nil)

@@ -14,8 +14,11 @@ import (
 	"chuzero/rules"
 )
 
-// Engine is an external engine speaking CECP (the XBoard/WinBoard
-// protocol, version 2), such as HaChu. One process is started per game.
+// CECPClient is an external program that the arena plays over CECP (the
+// XBoard/WinBoard protocol, version 2), such as HaChu: a client of chuzero
+// in this package's words, which keep "engine" for selfplay/engine (the
+// player spec calls it xboard:CMD, as users know it). One process is
+// started per game.
 //
 // The session: "xboard", "protover 2" and the engine's features (answered
 // "accepted"); "memory N" when the engine offers memory=1 (HaChu crashes
@@ -27,7 +30,7 @@ import (
 // it is put back in force mode. A move printed over two lines (HaChu's
 // Lion double moves, "move f6g7," then "move g7h8") is joined. Lines that
 // start with "#" are the engine's debug output and are ignored.
-type Engine struct {
+type CECPClient struct {
 	Label   string   // name in tables and records (default: the program's base name)
 	Command []string // program and arguments
 	Dir     string   // working directory ("" = the current one)
@@ -54,7 +57,7 @@ type Engine struct {
 }
 
 // Name implements Entrant.
-func (e *Engine) Name() string {
+func (e *CECPClient) Name() string {
 	if e.Label != "" {
 		return e.Label
 	}
@@ -89,7 +92,7 @@ func RuleOptions(c rules.Config) map[string]string {
 	}
 }
 
-func (e *Engine) timeout() time.Duration {
+func (e *CECPClient) timeout() time.Duration {
 	if e.Timeout > 0 {
 		return e.Timeout
 	}
@@ -98,7 +101,7 @@ func (e *Engine) timeout() time.Duration {
 
 // Open implements Entrant: it starts the engine and sets up a game of r's
 // variant.
-func (e *Engine) Open(ctx context.Context, r *rules.Rules, _ uint64) (Player, error) {
+func (e *CECPClient) Open(ctx context.Context, r *rules.Rules, _ uint64) (Player, error) {
 	if len(e.Command) == 0 {
 		return nil, errors.New("arena: an engine needs a command")
 	}
@@ -111,7 +114,7 @@ func (e *Engine) Open(ctx context.Context, r *rules.Rules, _ uint64) (Player, er
 }
 
 type enginePlayer struct {
-	e        *Engine
+	e        *CECPClient
 	name     string
 	r        *rules.Rules
 	variant  string
