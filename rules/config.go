@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 )
@@ -177,6 +178,41 @@ func (c *Config) SetAssignment(s string) error {
 		return fmt.Errorf("rules: option %q is not of the form Name=Value", s)
 	}
 	return c.Set(strings.TrimSpace(name), strings.TrimSpace(value))
+}
+
+// ConfigOf returns the rules of variant v: its defaults with the
+// assignments ("Name=Value") applied in order, validated. An option v
+// does not have, or a value it does not allow, is an error.
+func ConfigOf(v VariantID, assignments ...string) (Config, error) {
+	c := DefaultConfig(v)
+	if err := c.Apply(assignments, false); err != nil {
+		return Config{}, err
+	}
+	return c, c.Validate()
+}
+
+// Apply applies the assignments ("Name=Value") in order. With lenient,
+// one c's variant cannot take (an option it lacks, a value it does not
+// allow: an assignment meant for another variant, as an engine offering
+// all three gets) is skipped; a malformed one is an error either way.
+func (c *Config) Apply(assignments []string, lenient bool) error {
+	for _, a := range assignments {
+		err := c.SetAssignment(a)
+		if name, value, ok := strings.Cut(a, "="); err != nil && !(lenient && ok && name != "" && value != "") {
+			return err
+		}
+	}
+	return nil
+}
+
+// Assignments lists the options of m as "Name=Value", sorted by name.
+func Assignments(m map[string]string) []string {
+	out := make([]string, 0, len(m))
+	for k, v := range m {
+		out = append(out, k+"="+v)
+	}
+	sort.Strings(out)
+	return out
 }
 
 // OptionNames lists every option name, MaxPlies last.

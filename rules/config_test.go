@@ -99,3 +99,46 @@ func TestVariantNames(t *testing.T) {
 		t.Errorf("ParseVariant(dai) succeeded")
 	}
 }
+
+// TestConfigOfAndApply: the one way from options to rules. ConfigOf is
+// strict; Apply with lenient skips what the variant cannot take (an
+// option meant for another variant) but not a malformed assignment.
+func TestConfigOfAndApply(t *testing.T) {
+	c, err := ConfigOf(Sho, Assignments(map[string]string{"Repetition": "Draw4", "MaxPlies": "300"})...)
+	if err != nil || c.MaxPlies != 300 {
+		t.Fatalf("ConfigOf(sho, Repetition=Draw4, MaxPlies=300) = %+v, %v", c, err)
+	}
+	if got, _ := c.Value("Repetition"); got != "Draw4" {
+		t.Errorf("Repetition = %s", got)
+	}
+	for _, bad := range [][]string{{"Repetition=JCSA4"}, {"ShoRoyalty=Capture", "NoSuchOption=1"}, {"MaxPlies"}} {
+		if _, err := ConfigOf(Sho, bad...); err == nil {
+			t.Errorf("ConfigOf(sho, %q) accepted", bad)
+		}
+	}
+	if _, err := ConfigOf(Chu, "ShoRoyalty=Capture"); err == nil {
+		t.Error("ConfigOf(chu, ShoRoyalty=Capture) accepted an option Chu lacks")
+	}
+	for _, tc := range []struct {
+		v       VariantID
+		as      []string
+		lenient bool
+		ok      bool
+		max     int
+	}{
+		{Chu, []string{"ShoRoyalty=Capture", "MaxPlies=200"}, true, true, 200},
+		{Sho, []string{"Repetition=JCSA4", "MaxPlies=200"}, true, true, 200},
+		{Chu, []string{"ShoRoyalty=Capture"}, false, false, 0},
+		{Chu, []string{"MaxPlies"}, true, false, 0},
+		{Chu, []string{"=1"}, true, false, 0},
+	} {
+		c := DefaultConfig(tc.v)
+		err := c.Apply(tc.as, tc.lenient)
+		if (err == nil) != tc.ok || (tc.ok && c.MaxPlies != tc.max) {
+			t.Errorf("%s: Apply(%q, %v) = %v, MaxPlies %d", tc.v, tc.as, tc.lenient, err, c.MaxPlies)
+		}
+	}
+	if got := Assignments(map[string]string{"b": "2", "a": "1"}); len(got) != 2 || got[0] != "a=1" || got[1] != "b=2" {
+		t.Errorf("Assignments = %q", got)
+	}
+}

@@ -33,13 +33,7 @@ func (v *variantFlags) config() (rules.Config, error) {
 	if err != nil {
 		return rules.Config{}, err
 	}
-	c := rules.DefaultConfig(id)
-	for _, a := range v.rules {
-		if err := c.SetAssignment(a); err != nil {
-			return rules.Config{}, err
-		}
-	}
-	return c, c.Validate()
+	return rules.ConfigOf(id, v.rules...)
 }
 
 // newFlagSet returns a flag set that prints its usage to w.

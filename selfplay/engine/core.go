@@ -114,8 +114,8 @@ type Translate func(c *rules.Config, v rules.VariantID, name, value string) bool
 // handles a protocol's own option names first).
 func (c *Core) RulesConfig(v rules.VariantID, translate Translate) (rules.Config, error) {
 	rc := rules.DefaultConfig(v)
-	for _, a := range c.Cfg.Rules {
-		rc.SetAssignment(a) // options of other variants do not apply
+	if err := rc.Apply(c.Cfg.Rules, true); err != nil { // options of other variants do not apply
+		return rc, err
 	}
 	for name, value := range c.Options {
 		if translate != nil && translate(&rc, v, name, value) {

@@ -107,13 +107,7 @@ func (c *Config) RulesConfig() (rules.Config, error) {
 	if err != nil {
 		return rules.Config{}, err
 	}
-	rc := rules.DefaultConfig(id)
-	for k, v := range c.Rules {
-		if err := rc.Set(k, v); err != nil {
-			return rules.Config{}, err
-		}
-	}
-	return rc, rc.Validate()
+	return rules.ConfigOf(id, rules.Assignments(c.Rules)...)
 }
 
 // ModelConfig returns the architecture.

@@ -30,8 +30,8 @@ func (e *Engine) identify() {
 	seen := map[string]bool{}
 	for _, v := range append([]rules.VariantID{e.variant}, e.Cfg.Variants...) {
 		c := rules.DefaultConfig(v)
-		for _, a := range e.Cfg.Rules {
-			c.SetAssignment(a)
+		if err := c.Apply(e.Cfg.Rules, true); err != nil { // New checked them: a bad one cannot come
+			e.sendError("%v", err)
 		}
 		for _, o := range rules.Options(v) {
 			if seen[o.Name] {
