@@ -11,7 +11,6 @@ import (
 
 	"chuzero/mcts"
 	"chuzero/rules"
-	"chuzero/selfplay/arena"
 )
 
 // Core is the state an engine session shares between protocols. A
@@ -21,7 +20,7 @@ type Core struct {
 	// Cfg is the configuration, with its defaults filled in.
 	Cfg Config
 	// Player searches; its tree is kept between moves.
-	Player *arena.SearchPlayer
+	Player *mcts.Timed
 	// Options are the rules options the GUI set, by canonical name.
 	Options map[string]string
 	// AllowEnPrise lets the engine play a move that leaves one of its
@@ -60,7 +59,7 @@ func (c *Core) NewPlayer() error {
 	if err != nil {
 		return err
 	}
-	c.Player = &arena.SearchPlayer{Search: s}
+	c.Player = &mcts.Timed{Search: s}
 	return nil
 }
 

@@ -6,7 +6,6 @@ import (
 
 	"chuzero/mcts"
 	"chuzero/rules"
-	"chuzero/selfplay/arena"
 )
 
 // MaxPV bounds a reported line.
@@ -128,7 +127,7 @@ func (c *Core) finish(o Outcome) {
 
 // search runs p on g within b, in slices of every with a report after
 // each.
-func search(ctx context.Context, p *arena.SearchPlayer, g *rules.Game, b Bounds, multiPV int, every time.Duration, report func(Progress)) Outcome {
+func search(ctx context.Context, p *mcts.Timed, g *rules.Game, b Bounds, multiPV int, every time.Duration, report func(Progress)) Outcome {
 	start := time.Now()
 	var last *mcts.Result
 	total, depth := 0, 0
