@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"chuzero/rules"
+	"chuzero/selfplay/engine"
 )
 
 // config returns the rules config of variant v with the configured and
@@ -63,29 +64,21 @@ func (e *Engine) features() {
 		e.Send(`feature option="Promote on entry -check %d"`, b2i(prom != "Hodges"))
 		e.Send(`feature option="Okazaki rule -check %d"`, b2i(cs == "Okazaki"))
 	}
-	seen := map[string]bool{}
-	for _, v := range e.Cfg.Variants {
-		c, _ := e.config(v)
-		for _, o := range rules.Options(v) {
-			if seen[o.Name] {
-				continue
-			}
-			seen[o.Name] = true
-			cur, _ := c.Value(o.Name)
-			if o.Name == "MaxPlies" {
-				n, _ := strconv.Atoi(cur)
-				e.Send(`feature option="MaxPlies -spin %d 0 100000"`, n)
-				continue
-			}
-			var vals []string
-			for _, val := range o.Values {
-				if val == cur {
-					val = "*" + val // the current value
-				}
-				vals = append(vals, val)
-			}
-			e.Send(`feature option="%s -combo %s"`, o.Name, strings.Join(vals, " /// "))
+	config := func(v rules.VariantID) rules.Config { c, _ := e.config(v); return c } // a bad GUI value shows the defaults
+	for _, o := range engine.RulesOptions(e.Cfg.Variants, config) {
+		if o.Values == nil {
+			n, _ := strconv.Atoi(o.Current)
+			e.Send(`feature option="%s -spin %d 0 100000"`, o.Name, n)
+			continue
 		}
+		var vals []string
+		for _, val := range o.Values {
+			if val == o.Current {
+				val = "*" + val // the current value
+			}
+			vals = append(vals, val)
+		}
+		e.Send(`feature option="%s -combo %s"`, o.Name, strings.Join(vals, " /// "))
 	}
 	sims := e.Cfg.Budget.Simulations
 	e.Send(`feature option="Simulations -spin %d 0 100000000"`, sims)

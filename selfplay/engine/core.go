@@ -128,6 +128,38 @@ func (c *Core) RulesConfig(v rules.VariantID, translate Translate) (rules.Config
 	return rc, nil
 }
 
+// RulesOption is a rules option an engine offers the GUI: its name, the
+// value in effect, and the values it may take (none for MaxPlies, a
+// number).
+type RulesOption struct {
+	Name, Current string
+	Values        []string
+}
+
+// RulesOptions lists the rules options of the variants, in order, each
+// name once, with the value it has in config(v) of the first variant
+// that has it: the option list both protocols offer.
+func RulesOptions(variants []rules.VariantID, config func(rules.VariantID) rules.Config) []RulesOption {
+	seen := map[string]bool{}
+	var out []RulesOption
+	for _, v := range variants {
+		c := config(v)
+		for _, o := range rules.Options(v) {
+			if seen[o.Name] {
+				continue
+			}
+			seen[o.Name] = true
+			cur, _ := c.Value(o.Name)
+			ro := RulesOption{Name: o.Name, Current: cur}
+			if o.Name != "MaxPlies" {
+				ro.Values = o.Values
+			}
+			out = append(out, ro)
+		}
+	}
+	return out
+}
+
 // ErrUnknownOption is returned by SetRulesOption for an option or a value
 // that no variant offered has.
 var ErrUnknownOption = errors.New("unknown option or value")

@@ -27,24 +27,19 @@ func (e *Engine) identify() {
 	e.Send("option name Simulations type spin default %d min 0 max 100000000", e.Cfg.Budget.Simulations)
 	e.Send("option name AvoidRoyalEnPrise type check default %t", !e.AllowEnPrise)
 	e.Send("option name Quiescence type spin default %d min 0 max 100", int(math.Round(100*e.Quiescence())))
-	seen := map[string]bool{}
-	for _, v := range append([]rules.VariantID{e.variant}, e.Cfg.Variants...) {
-		c := rules.DefaultConfig(v)
-		if err := c.Apply(e.Cfg.Rules, true); err != nil { // New checked them: a bad one cannot come
+	config := func(v rules.VariantID) rules.Config {
+		c, err := e.RulesConfig(v, nil)
+		if err != nil { // a GUI value the rules refuse together: the defaults apply
 			e.sendError("%v", err)
 		}
-		for _, o := range rules.Options(v) {
-			if seen[o.Name] {
-				continue
-			}
-			seen[o.Name] = true
-			cur, _ := c.Value(o.Name)
-			if o.Name == "MaxPlies" {
-				e.Send("option name MaxPlies type spin default %s min 0 max 100000", cur)
-				continue
-			}
-			e.Send("option name %s type combo default %s var %s", o.Name, cur, strings.Join(o.Values, " var "))
+		return c
+	}
+	for _, o := range engine.RulesOptions(append([]rules.VariantID{e.variant}, e.Cfg.Variants...), config) {
+		if o.Values == nil {
+			e.Send("option name %s type spin default %s min 0 max 100000", o.Name, o.Current)
+			continue
 		}
+		e.Send("option name %s type combo default %s var %s", o.Name, o.Current, strings.Join(o.Values, " var "))
 	}
 	e.Send("usiok")
 }
