@@ -29,6 +29,7 @@ import (
 	"chuzero/rules"
 	"chuzero/selfplay"
 	"chuzero/selfplay/training"
+	"chuzero/selfplay/training/trainingtest"
 	"chuzero/selfplay/transport/natsjs"
 )
 
@@ -44,23 +45,8 @@ func TestMain(m *testing.M) {
 	goleak.VerifyTestMain(m, goleak.IgnoreTopFunction(natsjs.UpstreamLeak))
 }
 
-// quickConfig is a run small enough for tests: the tiny network on Sho,
-// few playouts, frequent checkpoints.
-const quickConfig = `
-variant: sho
-model: {preset: tiny}
-selfplay: {games: 4, full_simulations: 8, cheap_simulations: 2, games_per_file: 1, batch: 8, cache: 0}
-train: {batch: 32, min_samples: 64, min_games: 2, early_reuse: 8, checkpoint_every: 5, max_reuse: 8, window_min: 500, poll: 200ms, warmup_steps: 5}
-`
-
-func writeQuickConfig(t *testing.T) string {
-	t.Helper()
-	p := filepath.Join(t.TempDir(), "quick.yaml")
-	if err := os.WriteFile(p, []byte(quickConfig), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
+// writeQuickConfig writes the tests' run config (trainingtest.QuickConfig).
+func writeQuickConfig(t *testing.T) string { return trainingtest.WriteQuickConfig(t, "") }
 
 // checkRun verifies a run directory: every checkpoint loads, every sample
 // and record file reads in full, and returns the newest step.
@@ -377,17 +363,13 @@ func TestDashboardUsesRealMetrics(t *testing.T) {
 // report draws it all.
 func TestTrainEvalGating(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "run")
-	cfg := filepath.Join(t.TempDir(), "eval.yaml")
 	// short games (the rules' cap at 80 plies) so that a gating match
 	// decides within the run even on a loaded machine
-	extra := quickConfig + `
+	cfg := trainingtest.WriteQuickConfig(t, `
 rules: {MaxPlies: "80"}
 eval: {interval: 2s, games: 2, simulations: 4, anchors: [greedy, random, first]}
 gating: {enabled: true, games: 4, simulations: 4, elo0: 0, elo1: 200}
-`
-	if err := os.WriteFile(cfg, []byte(extra), 0o644); err != nil {
-		t.Fatal(err)
-	}
+`)
 	args := []string{"train", "-run", dir, "-config", cfg, "-metrics-addr", "off", "-quiet"}
 	code, out, errs := runUntil(t, args, 3000, func(string) bool {
 		evals, _, _ := checkpoints.ReadLog[checkpoints.EvalEntry](checkpoints.Run{Dir: dir}, checkpoints.EvalLog)

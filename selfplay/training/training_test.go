@@ -14,6 +14,7 @@ import (
 	"chuzero/checkpoints"
 	"chuzero/model"
 	"chuzero/selfplay"
+	"chuzero/selfplay/training/trainingtest"
 	"chuzero/selfplay/transport/natsjs"
 )
 
@@ -22,26 +23,12 @@ func TestMain(m *testing.M) {
 	goleak.VerifyTestMain(m, goleak.IgnoreTopFunction(natsjs.UpstreamLeak))
 }
 
-// quickConfig is a run small enough for tests: the tiny network on Sho,
-// few playouts, frequent checkpoints.
-const quickConfig = `
-variant: sho
-model: {preset: tiny}
-selfplay: {games: 4, full_simulations: 8, cheap_simulations: 2, games_per_file: 1, batch: 8, cache: 0}
-train: {batch: 32, min_samples: 64, min_games: 2, early_reuse: 8, checkpoint_every: 5, max_reuse: 8, window_min: 500, poll: 200ms, warmup_steps: 5}
-metrics_addr: "off"
-`
-
 // newRun writes the quick config and returns a fresh run directory's
 // options with it loaded, validated and written, as a command sets up.
 func newRun(t *testing.T) Options {
 	t.Helper()
-	file := filepath.Join(t.TempDir(), "quick.yaml")
-	if err := os.WriteFile(file, []byte(quickConfig), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	dir := filepath.Join(t.TempDir(), "run")
-	return loadRun(t, dir, file)
+	file := trainingtest.WriteQuickConfig(t, "")
+	return loadRun(t, filepath.Join(t.TempDir(), "run"), file)
 }
 
 // loadRun loads, validates and writes the config of the run in dir (with
@@ -148,15 +135,7 @@ func TestTrain(t *testing.T) {
 // worker started after plays the trainer's network.
 func TestWorkerThenTrainer(t *testing.T) {
 	o := newRun(t)
-	w, err := NewWorker(context.Background(), o, WorkerOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	err = w.Run(context.Background(), 8)
-	w.Close()
-	if err != nil || w.Stats().Games != 8 {
-		t.Fatalf("worker: %d games, %v", w.Stats().Games, err)
-	}
+	playGames(t, o, 8, -1) // no network yet: the uniform evaluator
 	tr, err := NewTrainer(context.Background(), loadRun(t, o.Run.Dir, ""))
 	if err != nil {
 		t.Fatal(err)
@@ -166,20 +145,27 @@ func TestWorkerThenTrainer(t *testing.T) {
 	if err != nil || tr.Step() != 6 {
 		t.Fatalf("trainer: step %d, %v", tr.Step(), err)
 	}
-	w, err = NewWorker(context.Background(), loadRun(t, o.Run.Dir, ""), WorkerOptions{})
+	playGames(t, loadRun(t, o.Run.Dir, ""), 2, 6) // the trainer's last network
+	if _, games := runState(t, o.Run.Dir); len(games) != 10 {
+		t.Errorf("%d games recorded, want 10", len(games))
+	}
+}
+
+// playGames runs a worker on o for n games and checks that it played them
+// with the network of step step (-1: the uniform evaluator).
+func playGames(t *testing.T, o Options, n int, step int64) {
+	t.Helper()
+	w, err := NewWorker(context.Background(), o, WorkerOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = w.Run(context.Background(), 2)
+	err = w.Run(context.Background(), n)
 	w.Close()
-	if err != nil || w.Stats().Games != 2 {
-		t.Fatalf("second worker: %d games, %v", w.Stats().Games, err)
+	if err != nil || w.Stats().Games != int64(n) {
+		t.Fatalf("worker: %d games, %v; want %d", w.Stats().Games, err, n)
 	}
-	if w.sp.step != 6 {
-		t.Errorf("the second worker played network step %d, want the trainer's last, 6", w.sp.step)
-	}
-	if _, games := runState(t, o.Run.Dir); len(games) != 10 {
-		t.Errorf("%d games recorded, want 10", len(games))
+	if w.sp.step != step {
+		t.Errorf("the worker played network step %d, want %d", w.sp.step, step)
 	}
 }
 
