@@ -2,6 +2,7 @@ package training
 
 import (
 	"context"
+	"log/slog"
 	"math"
 	"os"
 	"sync"
@@ -12,7 +13,6 @@ import (
 	"chuzero/rules"
 	"chuzero/selfplay"
 	"chuzero/selfplay/arena"
-	"chuzero/selfplay/transport"
 	"chuzero/selfplay/transport/natsjs"
 )
 
@@ -43,10 +43,9 @@ func (n *natsWorker) runResign() (float64, bool) {
 	return math.Float64frombits(n.resign.Load()), n.hasRun.Load()
 }
 
-// startNatsWorker connects, republishes what a crash left in the outbox
-// and follows the run's network into store and the run's resignation
-// threshold until stop.
-func startNatsWorker(ctx context.Context, p *proc, c natsjs.Config, store *checkpoints.Store) (*natsWorker, error) {
+// startNatsWorker connects and republishes what a crash left in the
+// outbox; follow then follows the run. stop closes the connection.
+func startNatsWorker(ctx context.Context, p *proc, c natsjs.Config) (*natsWorker, error) {
 	w, err := natsjs.NewWorker(c, p.run, natsjs.NewMetrics(p.reg), p.log)
 	if err != nil {
 		return nil, err
@@ -57,40 +56,36 @@ func startNatsWorker(ctx context.Context, p *proc, c natsjs.Config, store *check
 	} else if n > 0 {
 		p.log.Info("republished the batches left in the outbox", "batches", n)
 	}
-	nw := &natsWorker{Worker: w}
+	return &natsWorker{Worker: w, stop: w.Close}, nil
+}
+
+// follow follows the run's network into store and the run's resignation
+// threshold until ctx ends; the returned stop ends both and waits for
+// them.
+func (nw *natsWorker) follow(ctx context.Context, store *checkpoints.Store, log *slog.Logger) (stop func()) {
 	fctx, cancel := context.WithCancel(ctx)
 	var wg sync.WaitGroup
 	wg.Add(2)
 	go func() {
 		defer wg.Done()
-		if err := w.Follow(fctx, store, func(e checkpoints.Entry) {
+		if err := nw.Follow(fctx, store, func(e checkpoints.Entry) {
 			nw.published.Store(&e)
-			p.log.Info("the run's network arrived", "checkpoint", e.Name)
+			log.Info("the run's network arrived", "checkpoint", e.Name)
 		}); err != nil {
-			p.log.Error("following the run's network stopped", "err", err)
+			log.Error("following the run's network stopped", "err", err)
 		}
 	}()
 	go func() {
 		defer wg.Done()
-		if err := w.FollowResign(fctx, func(th float64) {
+		if err := nw.FollowResign(fctx, func(th float64) {
 			nw.resign.Store(math.Float64bits(th))
 			nw.hasRun.Store(true)
-			p.log.Info("the run's resignation threshold", "threshold", th)
+			log.Info("the run's resignation threshold", "threshold", th)
 		}); err != nil {
-			p.log.Error("following the run's resignation threshold stopped", "err", err)
+			log.Error("following the run's resignation threshold stopped", "err", err)
 		}
 	}()
-	nw.stop = func() { cancel(); wg.Wait(); w.Close() }
-	return nw, nil
-}
-
-// attachPublisher hands sp's batches to pub (nil: the run directory);
-// a NATS worker's games use the run's resignation threshold.
-func attachPublisher(sp *selfPlayer, pub transport.Publisher) {
-	sp.runner.Publisher = pub
-	if nw, ok := pub.(*natsWorker); ok {
-		sp.runner.RunResign = nw.runResign
-	}
+	return func() { cancel(); wg.Wait() }
 }
 
 // natsTrainer is the NATS side of a trainer:
@@ -105,7 +100,6 @@ type natsTrainer struct {
 	publishCkpt func(context.Context, checkpoints.Entry) error
 	mu          sync.Mutex // guards published: the loop and the judge publish
 	published   int64      // step of the network last published
-	stop        func()
 }
 
 // startNatsTrainer starts the NATS side of ts: the embedded server if
@@ -149,11 +143,16 @@ func startNatsTrainer(ctx context.Context, p *proc, o *NATS, ts *trainSide) (*na
 	}
 	ts.afterCheckpoint = func(checkpoints.Entry, *model.Weights) { n.publish(ts) }
 	n.publishPromotions(ts.judge)
-	rctx, cancel := context.WithCancel(context.Background())
+	return n, nil
+}
+
+// receive receives batches into the run directory until ctx ends; the
+// returned stop ends it and waits.
+func (n *natsTrainer) receive(ctx context.Context) (stop func()) {
+	rctx, cancel := context.WithCancel(ctx)
 	done := make(chan struct{})
 	go func() { n.t.Receive(rctx); close(done) }()
-	n.stop = func() { cancel(); <-done }
-	return n, nil
+	return func() { cancel(); <-done }
 }
 
 // publish publishes the network self-play should use, if it changed.
@@ -204,11 +203,8 @@ func (n *natsTrainer) calibrateResign() error {
 	return n.t.SeedResign(n.ctx)
 }
 
-// close stops receiving, then closes the connection and the server.
+// close closes the connection and the server.
 func (n *natsTrainer) close() {
-	if n.stop != nil {
-		n.stop()
-	}
 	if n.t != nil {
 		n.t.Close()
 	}

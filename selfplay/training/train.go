@@ -20,7 +20,7 @@ type Train struct {
 	sp *selfPlayer
 }
 
-// NewTrain opens the run in o.Dir: the checkpoint store, the training
+// NewTrain opens the run in o.Run: the checkpoint store, the training
 // loop, the judge (which reads the run's evaluations) and self-play with
 // the network it should play. Close releases it.
 func NewTrain(o Options) (*Train, error) {

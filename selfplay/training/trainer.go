@@ -11,11 +11,11 @@ type Trainer struct {
 	nt *natsTrainer // nil without NATS
 }
 
-// NewTrainer opens the run in o.Dir: the checkpoint store, the training
+// NewTrainer opens the run in o.Run: the checkpoint store, the training
 // loop and the judge; with o.NATS also the embedded server if asked, the
-// stream, the config and the current network published, and batches
-// received until Close. ctx bounds the NATS side's publications (the
-// process's life). Close releases it.
+// stream, and the config and current network published (Run receives the
+// batches). ctx bounds the NATS side's publications (the process's life).
+// Close releases it.
 func NewTrainer(ctx context.Context, o Options) (*Trainer, error) {
 	p := newProc(o)
 	ts, err := newTrainSide(p.cfg, p.run, p.m, p.obs, p.log)
@@ -33,13 +33,19 @@ func NewTrainer(ctx context.Context, o Options) (*Trainer, error) {
 }
 
 // Run trains until ctx ends or the loop reaches maxSteps (0: no bound),
-// with the judge beside it.
-func (t *Trainer) Run(ctx context.Context, maxSteps int64) error { return t.ts.run(ctx, maxSteps) }
+// with the judge beside it and, over NATS, the batches received.
+func (t *Trainer) Run(ctx context.Context, maxSteps int64) error {
+	if t.nt != nil {
+		stop := t.nt.receive(ctx)
+		defer stop()
+	}
+	return t.ts.run(ctx, maxSteps)
+}
 
 // Step is the training loop's step.
 func (t *Trainer) Step() int64 { return t.ts.loop.Step() }
 
-// Close stops receiving batches, closes the NATS side, then the loop.
+// Close closes the NATS side, then the loop.
 func (t *Trainer) Close() {
 	if t.nt != nil {
 		t.nt.close()

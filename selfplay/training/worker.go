@@ -16,6 +16,7 @@ import (
 // NATS, feed one Trainer.
 type Worker struct {
 	p      *proc
+	store  *checkpoints.Store
 	source networkSource
 	pub    transport.Publisher // nil: the run directory
 	nw     *natsWorker         // nil without NATS
@@ -37,10 +38,10 @@ type WorkerOptions struct {
 	KeepSeed bool
 }
 
-// NewWorker opens the run in o.Dir; with o.NATS it connects (naming the
-// worker host-pid unless o.NATS.Client.Worker is set), republishes what a
-// crash left in the outbox and follows the trainer's network and
-// resignation threshold until Close. ctx bounds the NATS side.
+// NewWorker opens the run in o.Run; with o.NATS it connects (naming the
+// worker host-pid unless o.NATS.Client.Worker is set) and republishes
+// what a crash left in the outbox (within ctx); Run follows the trainer's
+// network and resignation threshold. Close closes the connection.
 func NewWorker(ctx context.Context, o Options, wo WorkerOptions) (*Worker, error) {
 	if o.NATS != nil {
 		if o.NATS.Client.Worker == "" {
@@ -61,9 +62,9 @@ func NewWorker(ctx context.Context, o Options, wo WorkerOptions) (*Worker, error
 	if err != nil {
 		return nil, err
 	}
-	w := &Worker{p: p, source: dirNetwork(p.run, store, p.cfg.Gating.Enabled), poll: wo.Poll}
+	w := &Worker{p: p, store: store, source: dirNetwork(p.run, store, p.cfg.Gating.Enabled), poll: wo.Poll}
 	if o.NATS != nil {
-		if w.nw, err = startNatsWorker(ctx, p, o.NATS.ClientConfig(p.run), store); err != nil {
+		if w.nw, err = startNatsWorker(ctx, p, o.NATS.ClientConfig(p.run)); err != nil {
 			return nil, err
 		}
 		w.pub, w.source = w.nw, w.nw.network
@@ -121,6 +122,10 @@ func (w *Worker) attach(sp *selfPlayer) {
 // network appears its round stops, and the next round plays the rest of
 // the games with it.
 func (w *Worker) Run(ctx context.Context, maxGames int) error {
+	if w.nw != nil {
+		stop := w.nw.follow(ctx, w.store, w.p.log)
+		defer stop()
+	}
 	for {
 		sp, left := w.sp, 0
 		if maxGames > 0 {
@@ -157,7 +162,7 @@ func (w *Worker) Stats() selfplay.Stats {
 	return st
 }
 
-// Close stops following the NATS side and closes its connection.
+// Close closes the NATS side's connection.
 func (w *Worker) Close() {
 	if w.nw != nil {
 		w.nw.stop()
