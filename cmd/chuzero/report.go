@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"os"
 
-	"chuzero/checkpoints"
 	"chuzero/selfplay/report"
 )
 
@@ -54,7 +53,7 @@ func runReport(args []string, stdout, stderr io.Writer) int {
 	} else if !fi.IsDir() {
 		return fail(fmt.Errorf("run directory %s is not a directory", *runDir))
 	}
-	run := checkpoints.Run{Dir: *runDir}
+	run := runOf(*runDir, "") // -run is required: never the default
 	if *out == "" {
 		*out = run.Report()
 	}

@@ -9,7 +9,6 @@ import (
 	"net/http"
 	"time"
 
-	"chuzero/checkpoints"
 	"chuzero/selfplay/web"
 )
 
@@ -61,7 +60,7 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 // shuts the server down and waits for it; ready gets the address once
 // the server listens.
 func serveWeb(ctx context.Context, o serveOptions, ready func(addr string)) error {
-	ui, err := newWebUI(checkpoints.Run{Dir: o.runDir}, nil)
+	ui, err := newWebUI(runOf(o.runDir, ""), nil) // -run is required: never the default
 	if err != nil {
 		return err
 	}

@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 
-	"chuzero/checkpoints"
 	"chuzero/selfplay/training"
 )
 
@@ -30,7 +29,7 @@ func runVerify(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "chuzero verify: %v\n", err)
 		return 1
 	}
-	r := training.Verify(checkpoints.Run{Dir: *dir})
+	r := training.Verify(runOf(*dir, "")) // -run is required: never the default
 	if *asJSON {
 		b, _ := json.MarshalIndent(r, "", "  ")
 		fmt.Fprintln(stdout, string(b))
