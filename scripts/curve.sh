@@ -40,7 +40,7 @@ chuzero_bin
 # chosen picks POINTS steps evenly spaced by step among the kept ones (the
 # nearest kept one to each target), always the first and the last.
 chosen() {
-	local n=${#steps[@]} first=${steps[0]} last=${steps[-1]} k target best s
+	local first=${steps[0]} last=${steps[-1]} k target best s
 	for ((k = 0; k < points; k++)); do
 		if ((points == 1)); then target=$last; else target=$((first + (last - first) * k / (points - 1))); fi
 		best=${steps[0]}

@@ -75,7 +75,7 @@ alive() { [[ -n $1 ]] && kill -0 "$1" 2>/dev/null; }
 # the worker, even rounds the trainer; the other runs on), then lets the
 # worker play its last games and compares the two directories.
 nats_killtest() {
-	local wdir=$dir.worker port url tpid= wpid= i
+	local wdir=$dir.worker port url tpid="" wpid="" i
 	port=$((20000 + RANDOM % 20000)) url=nats://127.0.0.1:$port
 	start_trainer() {
 		"$bin" trainer "${common[@]}" -embedded-nats "127.0.0.1:$port" -embedded-nats-auth on -nats-run kill \
@@ -96,7 +96,7 @@ nats_killtest() {
 		if ((i % 2 == 1)); then
 			kill -9 "$wpid"
 			wait "$wpid" 2>/dev/null || true
-			echo "round $i: worker killed, $(ls "$wdir/outbox"/*/ 2>/dev/null | grep -c . || true) files in its outbox"
+			echo "round $i: worker killed, $(find "$wdir/outbox" -type f 2>/dev/null | wc -l) files in its outbox"
 		else
 			kill -9 "$tpid"
 			wait "$tpid" 2>/dev/null || true
@@ -152,6 +152,7 @@ for ((i = 1; i <= kills; i++)); do
 		"$bin" trainer "${common[@]}" 2>>"$tmp/log" &
 	fi
 	pause
+	# shellcheck disable=SC2046 # one pid a word
 	kill -9 $(jobs -p)
 	wait 2>/dev/null || true
 	check_dir "$i"

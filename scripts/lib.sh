@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Helpers shared by the scripts (source it: . scripts/lib.sh).
 
 # usage prints the calling script's header comment, lines 2 to $1, as its

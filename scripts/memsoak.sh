@@ -26,7 +26,7 @@ profiles=${PROFILES:-memsoak-profiles}
 mkdir -p "$profiles"
 "$tmp/chuzero" train -variant "$variant" -run "$tmp/run" -duration "$duration" -config "$cfg" -metrics-addr 127.0.0.1:0 -pprof-addr 127.0.0.1:0 -quiet >"$tmp/out" 2>&1 &
 pid=$!
-url= purl=
+url="" purl=""
 metric() { curl -fsS "$url/metrics" 2>/dev/null | awk -v m="$1" '$1 == m {print int($2 / 1048576)}'; }
 heap() { curl -fsS -o "$profiles/$1.pb.gz" "$purl/heap?gc=1" 2>/dev/null || true; }
 start=$(date +%s) base=0 peak=0 low=0 switched=-1 after=()
@@ -38,7 +38,7 @@ while kill -0 "$pid" 2>/dev/null; do
 	[[ -n $url ]] || url=$(sed -n 's|.*metrics: \(http://[^ ]*\)/metrics.*|\1|p' "$tmp/out" | head -1)
 	[[ -n $purl ]] || purl=$(sed -n 's|^pprof: \(http://[^ ]*\)/$|\1|p' "$tmp/out" | head -1)
 	inuse=$(metric go_memstats_heap_inuse_bytes)
-	ckpts=$(ls "$tmp/run/checkpoints" 2>/dev/null | grep -c '\.ckpt$' || true)
+	ckpts=$(find "$tmp/run/checkpoints" -name '*.ckpt' 2>/dev/null | wc -l)
 	echo "memsoak: ${t}s rss ${rss} MB, heap in use ${inuse:-?} MB, ${ckpts} checkpoints kept"
 	((switched >= 0 || ckpts < 2)) || switched=$t
 	if ((switched >= 0 && t >= switched + warmup)); then

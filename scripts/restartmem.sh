@@ -41,7 +41,7 @@ cp "$tmp/ten/config.json" "$tmp/one/"
 cp -r "$tmp/ten/checkpoints" "$tmp/one/" 2>/dev/null || true
 mkdir -p "$tmp/one/samples" "$tmp/one/games"
 keep=$(((games * window + samples - 1) / samples))
-for f in $(ls "$tmp/ten/samples" | grep -v '^pruned' | sort | tail -n "$keep"); do
+for f in $(find "$tmp/ten/samples" -maxdepth 1 -type f ! -name 'pruned*' -printf '%f\n' | sort | tail -n "$keep"); do
 	cp "$tmp/ten/samples/$f" "$tmp/one/samples/"
 	cp "$tmp/ten/games/${f%.samples}.jsonl" "$tmp/one/games/"
 done

@@ -68,9 +68,10 @@ fi
 if [[ -n ${ANCHORS:-} ]]; then
 	read -r -a anchors <<<"$ANCHORS"
 else
+	# shellcheck disable=SC2054 # commas inside a player spec, not between elements
 	anchors=(0,name=first greedy ab,depth=1 ab,depth=2)
 	if [[ $variant == chu ]] && command -v hachu >/dev/null; then
-		anchors+=(hachu,depth=1)
+		anchors+=("hachu,depth=1")
 	fi
 fi
 out=$run/strength

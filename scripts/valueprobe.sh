@@ -87,7 +87,7 @@ for s in "${sfens[@]}"; do
 	scores+=("$(ask "go nodes 1" bestmove)")
 done
 echo quit >&"${engine[1]}"
-wait "$engine_PID" || true
+wait "${engine_PID:?}" || true
 if [[ ${#scores[@]} -ne ${#sfens[@]} ]]; then
 	echo "valueprobe.sh: the engine answered ${#scores[@]} of ${#sfens[@]} positions" >&2
 	exit 1

@@ -99,7 +99,8 @@ for _ in $(seq 100); do
   sleep 0.1
 done
 [[ -s $tmp/display ]] || fail "Xvfb gave no display number"
-export DISPLAY=:$(head -n1 "$tmp/display")
+DISPLAY=:$(head -n1 "$tmp/display")
+export DISPLAY
 mkdir -p "$tmp/home"
 export HOME=$tmp/home # XBoard writes its settings under $HOME; keep the user's untouched
 
