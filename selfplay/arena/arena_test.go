@@ -449,6 +449,20 @@ func TestHaChu(t *testing.T) {
 	})
 }
 
+// TestHaChuMoveTime: HaChu given a time per move and no depth uses it, as
+// under XBoard's -st; told "st" alone (no "time" before its moves) it
+// moved in about 8 ms whatever the time.
+func TestHaChuMoveTime(t *testing.T) {
+	if _, err := arena.LookPath("hachu"); err != nil {
+		t.Skip("hachu is not installed (apt-get install hachu); .ci/run installs it")
+	}
+	cfg := arena.Config{Rules: chuRules(t, "MaxPlies=8"), Games: 2, Concurrency: 2, Seed: 3}
+	st, _ := runMatch(t, cfg, arena.Greedy{}, &arena.CECPClient{Label: "hachu-1s", Command: []string{"hachu"}, MoveTime: time.Second})
+	if mean := st.MeanMoveTime(1); mean < 0.06 || mean > 2 {
+		t.Errorf("HaChu at 1 s a move took %.3f s a move; want about a fifth of a second (its own share of its clock)", mean)
+	}
+}
+
 // The PGN form XBoard reads: two-leg moves as from, first leg, -/x, to;
 // a pass as "--"; a FEN tag for a non-standard start.
 func TestWritePGN(t *testing.T) {

@@ -39,8 +39,10 @@ type CECPClient struct {
 	Memory int
 	// Depth limits the search depth ("sd N"); 0 sends nothing.
 	Depth int
-	// MoveTime is the time per move ("st N", whole seconds, at least 1);
-	// 0 sends nothing (the engine's own default time control applies).
+	// MoveTime is the time per move ("st N", whole seconds, at least 1,
+	// with "time" and "otim" of N seconds before every move, as XBoard
+	// sends them); 0 sends none of them (the engine's own default time
+	// control applies).
 	MoveTime time.Duration
 	// Options are engine options, sent as "option Name=Value" after the
 	// rule options, so they override them.
@@ -90,6 +92,12 @@ func RuleOptions(c rules.Config) map[string]string {
 		"Promote on entry": b(!strings.EqualFold(prom, "Hodges")),
 		"Okazaki rule":     b(strings.EqualFold(cs, "Okazaki")),
 	}
+}
+
+// moveSeconds is MoveTime in the whole seconds of "st", rounded up, at
+// least 1.
+func (e *CECPClient) moveSeconds() int {
+	return max(1, int((e.MoveTime+time.Second-1)/time.Second))
 }
 
 func (e *CECPClient) timeout() time.Duration {

@@ -2,6 +2,7 @@ package arena
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"time"
 
@@ -12,6 +13,14 @@ import (
 func (p *enginePlayer) Move(ctx context.Context, g *rules.Game) (Reply, error) {
 	if err := p.catchUp(ctx, g); err != nil {
 		return Reply{}, err
+	}
+	if p.e.MoveTime > 0 {
+		// XBoard's clocks under "st": each side's clock starts every move
+		// at the time per move. Engines such as HaChu budget from "time"
+		// and, never told it, move at once whatever "st" says.
+		cs := 100 * p.e.moveSeconds()
+		p.send(fmt.Sprintf("time %d", cs))
+		p.send(fmt.Sprintf("otim %d", cs))
 	}
 	p.send("go")
 	return p.awaitMove(ctx, g)

@@ -168,7 +168,7 @@ func (p *enginePlayer) newGame(ctx context.Context, fen string) error {
 		p.send(fmt.Sprintf("sd %d", p.e.Depth))
 	}
 	if p.e.MoveTime > 0 {
-		p.send(fmt.Sprintf("st %d", max(1, int((p.e.MoveTime+time.Second-1)/time.Second))))
+		p.send(fmt.Sprintf("st %d", p.e.moveSeconds()))
 	}
 	if fen != "" {
 		p.send("setboard " + fen)
