@@ -86,8 +86,6 @@ latest() {
 	for f in "$1"/checkpoints/step-*.ckpt; do [[ -f $f ]] && last=$(basename "$f"); done
 	echo "$last"
 }
-# pairrow prints the gauntlet row of opponent $2 in arena table file $1.
-pairrow() { awk -v o="$2" '$1 == "player" && $2 == "opponent" { f = 1; next } f && $2 == o { print; exit }' "$1"; }
 # cell formats an arena row as "score (won, drawn, lost; Elo [interval])".
 cell() {
 	local _p _o _g w d l score elo lo hi
@@ -118,10 +116,10 @@ read -r -a cols <<<"$(awk '$1 == "player" && $2 == "opponent" { f = 1; next } f 
 		cpu=$(sed -n 's/.*: \([0-9.]*\) of \([0-9]*\) cores.*/\1 of \2 cores/p' "$dir/strength-train.cpu" 2>/dev/null)
 		row="| $n | $(knowledge "$dir") | ${gs:--} | $step | ${cpu:--} |"
 		for c in "${cols[@]}"; do
-			r=$(pairrow "$dir/strength/table.txt" "$c")
+			r=$(pair_row "$dir/strength/table.txt" "$c")
 			row+=" ${r:+$(cell "$r")} |"
 		done
-		if [[ $n == "$base" ]]; then row+=" — |"; else row+=" $(cell "$(pairrow "$out/h2h-$n.txt" "$base")") |"; fi
+		if [[ $n == "$base" ]]; then row+=" — |"; else row+=" $(cell "$(pair_row "$out/h2h-$n.txt" "$base")") |"; fi
 		echo "$row"
 	done
 } | tee "$out/ablation.txt"

@@ -64,7 +64,7 @@ for s in $(chosen); do
 	# the one pair row of a two-player gauntlet, from the checkpoint's side
 	row=$("$bin" arena -run "$run" -variant "$variant" -gauntlet -games "$games" -sims "$sims" \
 		-concurrency "$conc" -quiet -metrics-addr off -out "$run/curve/step-$s" "$s" "$opp" 2>>"$run/curve/arena.log" |
-		awk '$1 == "player" && $2 == "opponent" {getline; print; exit}')
+		pair_row /dev/stdin)
 	if [[ -z $row ]]; then
 		echo "curve.sh: no result for step $s" >&2
 		exit 1

@@ -36,6 +36,13 @@ mean_move_seconds() {
 	awk '/"move_times"/ { f = 1 } f && /"mean_seconds"/ { gsub(/[ ,]/, ""); split($0, a, ":"); print a[2]; exit }' "$1"
 }
 
+# pair_row prints the row of opponent $2 (default: the first row) of the
+# pair table in arena output file $1 ("player opponent games wins draws
+# losses score Elo [low, high]").
+pair_row() {
+	awk -v o="${2:-}" '$1 == "player" && $2 == "opponent" { f = 1; next } f && (o == "" || $2 == o) { print; exit }' "$1"
+}
+
 # knowledge prints what run directory $1 knew beyond the rules, from its
 # config.json: piece values (capped games labelled by material), the
 # quiescence blend, a warm start; "nothing" for none.
