@@ -44,12 +44,14 @@ pair_row() {
 }
 
 # knowledge prints what run directory $1 knew beyond the rules, from its
-# config.json: piece values (capped games labelled by material), the
+# config.json: piece values (games stopped at the ply cap labelled by the
+# material there, resolved by the capture search or as it stands), the
 # quiescence blend, a warm start; "nothing" for none.
 knowledge() {
 	awk '
 		function num(line) { sub(/.*: */, "", line); sub(/,.*/, "", line); return line + 0 }
 		/"capped_material_weight":/ { cm = num($0) }
+		/"capped_quiescence":/ { cq = ($0 ~ /true/) }
 		/"quiescence":/ { q = num($0) }
 		/"quiescence_final":/ { qf = num($0) }
 		/"quiescence_steps":/ { qs = num($0) }
@@ -57,7 +59,7 @@ knowledge() {
 		/"warm_start_depth":/ { wd = num($0) }
 		END {
 			out = ""
-			if (cm > 0) out = "piece values (capped games labelled by material)"
+			if (cm > 0) out = cq ? "piece values (capped games labelled by resolved material)" : "piece values (capped games labelled by static material)"
 			if (q > 0 || (qs > 0 && qf > 0)) {
 				l = (qs > 0) ? sprintf("quiescence (λ %g to %g over %d steps)", q, qf, qs) : sprintf("quiescence (λ %g)", q)
 				out = out (out == "" ? "" : ", ") l
