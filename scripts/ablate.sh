@@ -24,7 +24,8 @@
 # strength.sh's equal-time gauntlet, whose time budget is then measured
 # while the other arms' gauntlets run). With DURATION 0 an arm's gauntlet
 # that exists (OUT_DIR/ARM/strength/table.txt) is kept: delete it to play
-# it again. Head-to-head games go to OUT_DIR/h2h-ARM.
+# it again; so is a finished head-to-head (OUT_DIR/h2h-ARM.txt). Head-to-
+# head games go to OUT_DIR/h2h-ARM.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PATH=$PATH:/usr/games
@@ -95,6 +96,10 @@ cell() {
 
 base=${names[0]} basedir=$out/${names[0]}
 for n in "${names[@]:1}"; do
+	if [[ $duration == 0 && -n $(pair_row "$out/h2h-$n.txt" "$base" 2>/dev/null) ]]; then
+		echo "== $n: keeping $out/h2h-$n.txt"
+		continue
+	fi
 	echo "== head to head: $n against $base, $games games at $sims playouts"
 	"$bin" arena -variant "$variant" -gauntlet -games "$games" -sims "$sims" -concurrency "$conc" -quiet \
 		-metrics-addr off -out "$out/h2h-$n" "$out/$n/checkpoints/$(latest "$out/$n")$popts,name=$n" \
