@@ -14,9 +14,11 @@ import (
 
 // AlphaBeta is a classical search baseline: iterative-deepening negamax
 // with alpha-beta (principal-variation search), a transposition table keyed
-// by the position's Zobrist hash, move ordering (table move, captures by
-// MVV-LVA, promotions, killers, history), a capture-only quiescence search
-// with stand-pat, and the material evaluation of Greedy (rules.PieceValues,
+// by the position's Zobrist hash (a position that occurred before since the
+// last capture or promotion neither takes a score from it nor stores one:
+// one more repetition can end the game), move ordering (table move,
+// captures by MVV-LVA, promotions, killers, history), a capture-only
+// quiescence search with stand-pat, and the material evaluation of Greedy (rules.PieceValues,
 // kept incrementally). Terminal positions are scored by Game.Result: a win
 // or loss as a mate at its distance (a faster mate scores higher), a draw
 // (repetition, bare royals, the ply cap) as 0.

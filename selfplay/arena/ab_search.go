@@ -181,9 +181,13 @@ func (s *abSearch) negamax(depth, ply int, alpha, beta, mat int32) int32 {
 	if depth <= 0 || ply >= abMaxPly-1 {
 		return s.quiesce(ply, 0, alpha, beta, mat)
 	}
-	key := pos.Hash()
+	// A position that occurred before since the last capture or
+	// promotion takes no score from the table and leaves none: its value
+	// depends on the path (one more repetition can end the game), and an
+	// entry stored when the game had one occurrence fewer is stale.
+	key, repeated := pos.Hash(), s.g.RepetitionCount() > 1
 	ttMove, sc, hit := s.probe(key, depth, ply, alpha, beta)
-	if hit {
+	if hit && !repeated {
 		return sc
 	}
 	moves := s.order(ply, s.g.LegalMoves(), ttMove)
@@ -210,7 +214,9 @@ func (s *abSearch) negamax(depth, ply int, alpha, beta, mat int32) int32 {
 	case best >= beta:
 		bound = abLower
 	}
-	s.store(key, depth, ply, best, bound, bestMove)
+	if !repeated {
+		s.store(key, depth, ply, best, bound, bestMove)
+	}
 	return best
 }
 

@@ -314,3 +314,48 @@ func TestTeacher(t *testing.T) {
 			g.Position().MoveString(want.Move), a.Teacher().Name())
 	}
 }
+
+// A move into a repetition that the opponent can complete is seen as the
+// draw it now is, even when the table holds the position from the same
+// cycle one occurrence earlier (when the reply did not yet end the game):
+// a repeated position takes no score from the table. Sente, a gold up, is
+// at the third occurrence of the cycle's second position; d5e5 lets Gote
+// repeat the start a fourth time.
+func TestABRepetitionIgnoresTable(t *testing.T) {
+	for seed := range uint64(20) {
+		g := abGame(t, rules.Sho, "k8/9/9/9/4G4/9/9/9/8K b - 1")
+		p := newABPlayer(AlphaBeta{Depth: 2}, g.Rules(), seed)
+		cycle := []string{"e5d5", "a9a8", "d5e5", "a8a9"}
+		for i := range 10 {
+			if i%2 == 0 { // the player searches every Sente position of the cycle
+				if _, err := p.Move(context.Background(), g); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if _, err := g.PlayString(cycle[i%4]); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if n := g.RepetitionCount(); n != 3 {
+			t.Fatalf("the position occurs %d times, want 3", n)
+		}
+		if seed == 0 { // every root move's score in the tie-break's null window
+			s := p.s
+			p.sync(g)
+			s.start(context.Background(), p.game, 0, 0)
+			gold := s.balance()
+			for _, am := range s.orderRoot(p.game.LegalMoves()) {
+				sc, want := s.child(am, false, 2, 0, gold-1, gold, gold), gold
+				if p.game.Position().MoveString(am.M) == "d5e5" {
+					want = 0
+				}
+				if sc != want {
+					t.Errorf("%s scores %d, want %d", p.game.Position().MoveString(am.M), sc, want)
+				}
+			}
+		}
+		if rep, err := p.Move(context.Background(), g); err != nil || g.Position().MoveString(rep.Move) == "d5e5" {
+			t.Fatalf("seed %d: %v, %v: the player walked into the repetition draw", seed, g.Position().MoveString(rep.Move), err)
+		}
+	}
+}
