@@ -68,6 +68,11 @@ type Config struct {
 	QuiescenceScale  float64 `json:"quiescence_scale"`
 	QuiescenceDepth  int     `json:"quiescence_depth"`
 	QuiescenceBudget int     `json:"quiescence_budget"`
+	// MinimaxWeight blends each child's implicit minimax value (the
+	// negamax of its evaluated subtree, see minimax.go) into its mean
+	// wherever the search reads a child's q: 0 (the default) is plain
+	// averaging, 1 pure minimax.
+	MinimaxWeight float64 `json:"minimax_weight"`
 }
 
 // DefaultConfig returns AlphaZero-like defaults: c_puct 1.25 (base 19652),
@@ -125,6 +130,8 @@ func (c Config) Validate() error {
 		return errors.New("mcts: VirtualLoss must not be negative")
 	case c.GumbelK < 1 || c.GumbelCVisit < 0 || c.GumbelCScale < 0:
 		return errors.New("mcts: bad Gumbel settings")
+	case !(c.MinimaxWeight >= 0 && c.MinimaxWeight <= 1):
+		return fmt.Errorf("mcts: MinimaxWeight %v must be in [0, 1]", c.MinimaxWeight)
 	case c.MaterialUtility < 0 || c.MaterialUtility > 1:
 		return fmt.Errorf("mcts: MaterialUtility %v must be in [0, 1]", c.MaterialUtility)
 	case !(c.Quiescence >= 0 && c.Quiescence <= 1):

@@ -34,9 +34,12 @@ func (s *Search) sigma(q float64, maxVisits int32) float64 {
 	return (s.cfg.GumbelCVisit + float64(maxVisits)) * s.cfg.GumbelCScale * (q + 1) / 2
 }
 
-// childQ returns a visited child's mean value for the side to move at its
-// parent.
-func childQ(n *node) float64 { return n.valueSum / float64(n.visits) }
+// childQ returns a visited child's value for the side to move at its
+// parent: its mean, blended with its implicit minimax value by
+// Config.MinimaxWeight.
+func (s *Search) childQ(n *node) float64 {
+	return s.blendMinimax(n.valueSum/float64(n.visits), n)
+}
 
 // mixValue returns v_mix = (v + sumN / piVisited * piQ) / (1 + sumN): v
 // is the node's network value, sumN the visits of its children, piVisited
@@ -61,7 +64,7 @@ func (s *Search) completedQ(idx int32, dst []float64) ([]float64, int32) {
 			sumN += ch.visits
 			maxN = max(maxN, ch.visits)
 			piVisited += float64(ch.prior)
-			piQ += float64(ch.prior) * childQ(ch)
+			piQ += float64(ch.prior) * s.childQ(ch)
 		}
 	}
 	vmix := mixValue(float64(s.t.nodes.at(idx).value), sumN, piVisited, piQ)
@@ -69,7 +72,7 @@ func (s *Search) completedQ(idx int32, dst []float64) ([]float64, int32) {
 	for i := range kids {
 		q := vmix
 		if kids[i].visits > 0 {
-			q = childQ(&kids[i])
+			q = s.childQ(&kids[i])
 		}
 		dst = append(dst, q)
 	}

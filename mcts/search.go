@@ -244,6 +244,7 @@ func (s *Search) simulate(ctx context.Context, g *rules.Game, sims int, forced [
 			case g.Result().Over():
 				leaf.state = terminal
 				leaf.value = float32(g.Result().ValueFor(g.Position().SideToMove()))
+				leaf.mm = packMinimax(-float64(leaf.value))
 				s.backup(path, float64(leaf.value))
 				done++
 				res.Simulations++
@@ -290,6 +291,9 @@ func (s *Search) simulate(ctx context.Context, g *rules.Game, sims int, forced [
 // backup adds value v (for the side to move at the leaf) along path,
 // alternating the point of view, and removes the path's virtual loss.
 func (s *Search) backup(path []int32, v float64) {
+	if s.cfg.MinimaxWeight > 0 {
+		s.minimaxBackup(path)
+	}
 	for i := len(path) - 1; i >= 0; i-- {
 		n := s.t.nodes.at(path[i])
 		v = -v // the player who moved into this node

@@ -73,7 +73,7 @@ func (s *Search) pick(idx int32) int32 {
 			}
 			continue
 		}
-		score := ch.q(vl) + cs*float64(ch.prior)/float64(1+visits)
+		score := s.blendMinimax(ch.q(vl), ch) + cs*float64(ch.prior)/float64(1+visits)
 		if score > bestScore {
 			best, bestScore = int32(i), score
 		}
@@ -116,7 +116,7 @@ func (s *Search) pickGumbel(idx int32) int32 {
 		p := float64(ch.prior)
 		priorSum += p
 		if ch.visits > 0 {
-			q := childQ(ch)
+			q := s.childQ(ch)
 			sc.visited = append(sc.visited, int32(i))
 			sumVisits += ch.visits
 			maxN = max(maxN, ch.visits)
@@ -134,7 +134,7 @@ func (s *Search) pickGumbel(idx int32) int32 {
 	sc.weight = sc.weight[:0]
 	z := 0.0
 	for _, i := range sc.visited {
-		w := float64(kids[i].prior) * math.Exp(scale*(childQ(&kids[i])-top))
+		w := float64(kids[i].prior) * math.Exp(scale*(s.childQ(&kids[i])-top))
 		sc.weight = append(sc.weight, w)
 		z += w
 	}

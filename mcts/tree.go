@@ -27,6 +27,7 @@ type node struct {
 	first    int32   // index of the first child
 	n        int32   // number of children
 	state    nodeState
+	mm       int16 // implicit minimax value for the player who moved into this node (see minimax.go)
 	// value is, for the side to move here, the result (terminal) or the
 	// evaluator's raw value (expanded): v in Gumbel's v_mix.
 	value float32
@@ -67,6 +68,7 @@ func (t *tree) expand(i int32, moves []rules.Move, priors []float32, v float64) 
 	}
 	n := t.nodes.at(i)
 	n.first, n.n, n.state, n.value = first, int32(len(moves)), expanded, float32(v)
+	n.mm = packMinimax(-v)
 }
 
 // child returns the index of node i's child reached by m, or -1.

@@ -34,6 +34,9 @@ Each may be followed by options, comma-separated:
                       selfplay.quiescence; material,qs=1 searches on it alone;
                       default: a checkpoint the match default, the others 0;
                       the name says -qsL when it is given)
+  mm=A                a checkpoint, uniform or material: blend each child's
+                      implicit minimax value into its mean with weight A (0-1;
+                      mcts minimax_weight; the name says -mmA)
   depth=N, time=D     an engine's depth ("sd") and time per move ("st")
   depth=N, time=D, nodes=N   ab: plies (1-64), time per move, node cap per move
   memory=MB, timeout=D, opt:NAME=VALUE   engine hash, move timeout, engine option
@@ -60,6 +63,8 @@ type PlayerSpec struct {
 	// default and uniform and material with none (the yardsticks).
 	qs    float64
 	qsSet bool
+	// mm is the implicit minimax weight in search (mcts.Config.MinimaxWeight)
+	mm float64
 }
 
 // quiescence returns the player's quiescence blend.
@@ -152,6 +157,11 @@ func (p *PlayerSpec) setOption(o string, budgetSet *bool) error {
 			err = errors.New("must be in [0, 1]")
 		}
 		p.qsSet = true
+	case k == "mm" && (p.kind == "checkpoint" || p.kind == "uniform" || p.kind == "material"):
+		p.mm, err = strconv.ParseFloat(v, 64)
+		if err == nil && !(p.mm >= 0 && p.mm <= 1) {
+			err = errors.New("must be in [0, 1]")
+		}
 	case k == "depth":
 		p.depth, err = strconv.Atoi(v)
 		if err == nil && p.kind == "ab" && p.depth < 1 {
@@ -216,14 +226,19 @@ func (p PlayerSpec) label(ckptName string) string {
 	return l + p.qsLabel()
 }
 
-// qsLabel is the label's mark of a quiescence blend given with qs=:
-// "-qs0.5"; "" for the player's default (a checkpoint's match default,
-// none for uniform and material).
+// qsLabel is the label's mark of a minimax weight (mm=: "-mm0.5") and a
+// quiescence blend given with qs= ("-qs0.5"); "" for the player's
+// defaults (no minimax; a checkpoint's match blend, none for uniform and
+// material).
 func (p PlayerSpec) qsLabel() string {
-	if p.qsSet {
-		return "-qs" + strconv.FormatFloat(p.qs, 'g', -1, 64)
+	l := ""
+	if p.mm > 0 {
+		l = "-mm" + strconv.FormatFloat(p.mm, 'g', -1, 64)
 	}
-	return ""
+	if p.qsSet {
+		l += "-qs" + strconv.FormatFloat(p.qs, 'g', -1, 64)
+	}
+	return l
 }
 
 func budgetLabel(b mcts.Budget) string {
@@ -256,6 +271,7 @@ func (p PlayerSpec) Entrant(lookup Lookup, engineLog io.Writer) (Entrant, error)
 		s := NewSearcher(p.label(""), eval, p.budget)
 		s.Gumbel = p.gumbel
 		s.Config.Quiescence = p.quiescence()
+		s.Config.MinimaxWeight = p.mm
 		return s, p.budget.Validate()
 	case "xboard":
 		e := &CECPClient{Label: p.label(""), Command: strings.Fields(p.ref), Depth: p.depth, Memory: p.memory,
@@ -273,5 +289,6 @@ func (p PlayerSpec) Entrant(lookup Lookup, engineLog io.Writer) (Entrant, error)
 	s.Gumbel = p.gumbel
 	s.Config.MaterialUtility = p.utility
 	s.Config.Quiescence = p.quiescence()
+	s.Config.MinimaxWeight = p.mm
 	return s, p.budget.Validate()
 }
