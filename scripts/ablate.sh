@@ -14,7 +14,10 @@
 #   OUT_DIR   holds one run directory per arm, OUT_DIR/ARM; they must not
 #             exist unless DURATION is 0
 #   ARM       an ablation config: NAME for scripts/ablations/NAME.yaml, or
-#             a path to a YAML file; the first arm is the baseline
+#             a path to a YAML file; the first arm is the baseline. Player
+#             options after a comma (minimax,mm=0.5) are that arm's own,
+#             after PLAYER's, in its gauntlet and its side of the head to
+#             head: an arm whose self-play searched otherwise plays so
 #
 # Environment: GAMES per pair (40), SIMS playouts per move (64),
 # CONCURRENCY games at once in each arena (2), ANCHORS the gauntlet's
@@ -41,15 +44,17 @@ anchors=${ANCHORS:-greedy ab,depth=2}
 [[ $player == latest* ]] || { echo "ablate.sh: PLAYER must start with latest, not $player" >&2; exit 2; }
 popts=${player#latest}
 
-names=() configs=()
-for a in "$@"; do
+names=() configs=() aopts=()
+for arg in "$@"; do
+	a=${arg%%,*} o=
+	[[ $arg == *,* ]] && o=,${arg#*,}
 	if [[ $a == */* || $a == *.yaml ]]; then cfg=$a; else cfg=scripts/ablations/$a.yaml; fi
 	[[ -f $cfg ]] || { echo "ablate.sh: arm $a: $cfg not found" >&2; exit 2; }
 	n=$(basename "$cfg" .yaml)
 	for m in "${names[@]}"; do
 		[[ $m != "$n" ]] || { echo "ablate.sh: arm $n given twice" >&2; exit 2; }
 	done
-	names+=("$n") configs+=("$cfg")
+	names+=("$n") configs+=("$cfg") aopts+=("$o")
 	if [[ $duration != 0 && -e $out/$n ]]; then
 		echo "ablate.sh: $out/$n exists; the arms train from scratch (use DURATION 0 to evaluate them)" >&2
 		exit 2
@@ -68,7 +73,7 @@ for i in "${!names[@]}"; do
 		continue
 	fi
 	echo "== $n: scripts/strength.sh $variant $duration $dir (config ${configs[$i]}), log $out/$n.out"
-	CONFIG=${configs[$i]} ANCHORS=$anchors PLAYER=$player EQUAL_TIME=${EQUAL_TIME:-0} \
+	CONFIG=${configs[$i]} ANCHORS=$anchors PLAYER=$player${aopts[$i]} EQUAL_TIME=${EQUAL_TIME:-0} \
 		GAMES=$games SIMS=$sims CONCURRENCY=$conc scripts/strength.sh "$variant" "$duration" "$dir" >"$out/$n.out" 2>&1 &
 	pids+=("$!:$n")
 done
@@ -95,21 +100,23 @@ cell() {
 }
 
 base=${names[0]} basedir=$out/${names[0]}
-for n in "${names[@]:1}"; do
+for i in "${!names[@]}"; do
+	((i > 0)) || continue
+	n=${names[$i]}
 	if [[ $duration == 0 && -n $(pair_row "$out/h2h-$n.txt" "$base" 2>/dev/null) ]]; then
 		echo "== $n: keeping $out/h2h-$n.txt"
 		continue
 	fi
 	echo "== head to head: $n against $base, $games games at $sims playouts"
 	"$bin" arena -variant "$variant" -gauntlet -games "$games" -sims "$sims" -concurrency "$conc" -quiet \
-		-metrics-addr off -out "$out/h2h-$n" "$out/$n/checkpoints/$(latest "$out/$n")$popts,name=$n" \
-		"$basedir/checkpoints/$(latest "$basedir")$popts,name=$base" | tee "$out/h2h-$n.txt"
+		-metrics-addr off -out "$out/h2h-$n" "$out/$n/checkpoints/$(latest "$out/$n")$popts${aopts[$i]},name=$n" \
+		"$basedir/checkpoints/$(latest "$basedir")$popts${aopts[0]},name=$base" | tee "$out/h2h-$n.txt"
 done
 
 # The table: one row per arm.
 read -r -a cols <<<"$(awk '$1 == "player" && $2 == "opponent" { f = 1; next } f && $7 ~ /%$/ { printf "%s ", $2; next } f { exit }' "$basedir/strength/table.txt")"
 {
-	echo "paired ablation ($variant): ${names[*]}, trained at once from one step-0 network; $games games a pair at $sims playouts ($player)"
+	echo "paired ablation ($variant): $*, trained at once from one step-0 network; $games games a pair at $sims playouts ($player)"
 	head="| arm | beyond the rules | games | steps | training CPU |"
 	for c in "${cols[@]}"; do head+=" vs $c |"; done
 	echo "$head vs $base |"
