@@ -26,6 +26,22 @@ type Run struct {
 	Dir string
 }
 
+// RunsDir is the folder, relative to the working directory, that holds
+// the default runs: runs/<variant>.
+const RunsDir = "runs"
+
+// RunAt is the run of a -run flag: dir, or when dir is empty the default
+// run RunsDir/<variant> (runs/chu without a variant).
+func RunAt(dir, variant string) Run {
+	if dir != "" {
+		return Run{Dir: dir}
+	}
+	if variant == "" {
+		variant = "chu"
+	}
+	return Run{Dir: filepath.Join(RunsDir, variant)}
+}
+
 // The parts of a run directory, relative to it.
 const (
 	ConfigFile     = "config.json"

@@ -85,7 +85,7 @@ func (a *arenaMatch) build(o *arenaOptions, log *slog.Logger) error {
 	if a.rc, err = o.vf.config(); err != nil {
 		return err
 	}
-	run := runOf(o.runDir, o.vf.variant)
+	run := checkpoints.RunAt(o.runDir, o.vf.variant)
 	if err := o.budget.Validate(); err != nil {
 		return err
 	}

@@ -143,7 +143,7 @@ func serveArena(ctx context.Context, o *arenaOptions, log *slog.Logger) (func(),
 		reg.MustRegister(c)
 	}
 	var ui http.Handler
-	if run := runOf(o.runDir, o.vf.variant); exists(run.Dir) {
+	if run := checkpoints.RunAt(o.runDir, o.vf.variant); exists(run.Dir) {
 		var err error
 		if ui, err = newWebUI(run, nil); err != nil {
 			return nil, err

@@ -107,7 +107,7 @@ func openPlayNetworks(o *playOptions, stderr io.Writer) (*training.Networks, err
 	if o.ckpt == "none" {
 		return nil, nil
 	}
-	run := runOf(o.runDir, o.variant)
+	run := checkpoints.RunAt(o.runDir, o.variant)
 	nets, err := training.NewNetworks(run, o.variant, arena.MatchBatch(1), o.threads) // one game: its leaves in flight
 	if err != nil {
 		return nil, err

@@ -5,10 +5,8 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"path/filepath"
 	"time"
 
-	"chuzero/checkpoints"
 	"chuzero/mcts"
 	"chuzero/rules"
 )
@@ -77,16 +75,4 @@ func parseSide(s string) (rules.Color, error) {
 		return rules.Gote, nil
 	}
 	return rules.Sente, fmt.Errorf("-side %q: want sente or gote", s)
-}
-
-// runOf is the run directory of a -run flag: dir, or when dir is empty
-// the default runs/<variant> (runs/chu without a variant).
-func runOf(dir, variant string) checkpoints.Run {
-	if dir != "" {
-		return checkpoints.Run{Dir: dir}
-	}
-	if variant == "" {
-		variant = "chu"
-	}
-	return checkpoints.Run{Dir: filepath.Join("runs", variant)}
 }

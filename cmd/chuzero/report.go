@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 
+	"chuzero/checkpoints"
 	"chuzero/selfplay/report"
 )
 
@@ -53,7 +54,7 @@ func runReport(args []string, stdout, stderr io.Writer) int {
 	} else if !fi.IsDir() {
 		return fail(fmt.Errorf("run directory %s is not a directory", *runDir))
 	}
-	run := runOf(*runDir, "") // -run is required: never the default
+	run := checkpoints.RunAt(*runDir, "") // -run is required: never the default
 	if *out == "" {
 		*out = run.Report()
 	}

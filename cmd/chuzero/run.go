@@ -65,7 +65,7 @@ func (f *runFlags) register(fs *flag.FlagSet, withTrain, withSelf bool) {
 func (f *runFlags) setup(fs *flag.FlagSet) (training.Config, checkpoints.Run, error) {
 	f.set = map[string]bool{}
 	fs.Visit(func(fl *flag.Flag) { f.set[fl.Name] = true })
-	run := runOf(f.run, f.variant)
+	run := checkpoints.RunAt(f.run, f.variant)
 	cfg, err := training.Load(f.variant, run, f.config)
 	if err != nil {
 		return cfg, run, err

@@ -9,6 +9,7 @@ import (
 	"syscall"
 	"time"
 
+	"chuzero/checkpoints"
 	"chuzero/selfplay/training"
 )
 
@@ -35,7 +36,7 @@ func runSelfPlay(args []string, stdout, stderr io.Writer) int {
 		// SIGINT or SIGTERM (flags and -config still override it)
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 		defer stop()
-		run := runOf(j.rf.run, j.rf.variant)
+		run := checkpoints.RunAt(j.rf.run, j.rf.variant)
 		return training.FetchConfig(ctx, nf.options(nil).ClientConfig(run), run)
 	}
 	if code, done := j.open(args, nil); done {

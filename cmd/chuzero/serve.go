@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"time"
 
+	"chuzero/checkpoints"
 	"chuzero/selfplay/web"
 )
 
@@ -60,7 +61,7 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 // shuts the server down and waits for it; ready gets the address once
 // the server listens.
 func serveWeb(ctx context.Context, o serveOptions, ready func(addr string)) error {
-	ui, err := newWebUI(runOf(o.runDir, ""), nil) // -run is required: never the default
+	ui, err := newWebUI(checkpoints.RunAt(o.runDir, ""), nil) // -run is required: never the default
 	if err != nil {
 		return err
 	}

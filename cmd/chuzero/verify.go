@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 
+	"chuzero/checkpoints"
 	"chuzero/selfplay/training"
 )
 
@@ -29,7 +30,7 @@ func runVerify(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "chuzero verify: %v\n", err)
 		return 1
 	}
-	r := training.Verify(runOf(*dir, "")) // -run is required: never the default
+	r := training.Verify(checkpoints.RunAt(*dir, "")) // -run is required: never the default
 	if *asJSON {
 		b, _ := json.MarshalIndent(r, "", "  ")
 		fmt.Fprintln(stdout, string(b))
