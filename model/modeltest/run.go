@@ -25,7 +25,7 @@ func FakeRun(t testing.TB, v rules.VariantID, steps ...int64) string {
 // into the run directory dir.
 func FillRun(t testing.TB, dir string, v rules.VariantID, steps ...int64) {
 	t.Helper()
-	store, err := checkpoints.Run{Dir: dir}.Store()
+	store, err := checkpoints.RunAt(dir, v.String()).Store()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,7 +12,7 @@
 // Trainer receives the batches and publishes the config and each network;
 // selfplay/training wires them).
 //
-//	d, err := transport.NewDir(checkpoints.Run{Dir: runDir})
+//	d, err := transport.NewDir(checkpoints.RunAt(runDir, variant))
 //	runner.Publisher = d // selfplay.Runner: batches go to runDir
 //
 // The trainer's run directory stays the one source of truth of a run: the
