@@ -61,8 +61,8 @@ func (c ReplayConfig) Validate() error {
 	return nil
 }
 
-// heldOut reports whether the game with this id is held out of training.
-func (c ReplayConfig) heldOut(game uint64) bool {
+// HeldOut reports whether the game with this id is held out of training.
+func (c ReplayConfig) HeldOut(game uint64) bool {
 	z := (game ^ game>>31) * rules.Golden // ids are seeds already; mix once more
 	return float64(z>>11)/(1<<53) < c.HoldOut
 }

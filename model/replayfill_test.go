@@ -71,12 +71,12 @@ func TestHoldOut(t *testing.T) {
 	held := map[uint64]bool{}
 	for _, s := range r.held {
 		held[s.GameID] = true
-		if !cfg.heldOut(s.GameID) {
+		if !cfg.HeldOut(s.GameID) {
 			t.Errorf("game %d held out against the rule", s.GameID)
 		}
 	}
 	for _, s := range r.samples {
-		if held[s.GameID] || cfg.heldOut(s.GameID) {
+		if held[s.GameID] || cfg.HeldOut(s.GameID) {
 			t.Errorf("held-out game %d in the training window", s.GameID)
 		}
 	}

@@ -137,7 +137,7 @@ func (r *Replay) readFile(name string, wantTrain, wantHeld int) (*fileLoad, erro
 		} else if err != nil {
 			return nil, err
 		}
-		held := r.cfg.heldOut(s.GameID)
+		held := r.cfg.HeldOut(s.GameID)
 		if (held && wantHeld > 0) || (!held && wantTrain > 0) {
 			if err := s.Validate(r.spec); err != nil {
 				if fl.invalid++; fl.firstBad == nil {
