@@ -47,6 +47,12 @@ type Config struct {
 	// deterministically, argmax pi'(a) - N(a)/(1 + sum N), with pi' the
 	// completed-Q improved policy of the node; false keeps PUCT there.
 	GumbelInterior bool `json:"gumbel_interior"`
+	// RootFullWidth makes PUCT visit every root move once, in prior order,
+	// before any root move gets a second visit: a learned prior orders the
+	// root but cannot narrow it, so a search of at least as many playouts
+	// as legal moves sees every move's value (a one-ply full-width search
+	// under the tree). Gumbel's root ignores it (it has its own halving).
+	RootFullWidth bool `json:"root_full_width"`
 	// ReuseTree keeps the subtree of the played move for the next search.
 	ReuseTree bool `json:"reuse_tree"`
 	// MaterialUtility adds MaterialUtility times the evaluator's material

@@ -50,7 +50,8 @@ func (s *Search) selectPath(g *rules.Game, forced int32, slot int) []int32 {
 // in flight is valued at the first-play urgency
 // parentQ - reduction * sqrt(prior mass of the visited children).
 // The fresh children share that value, so only the one with the highest
-// prior is scored.
+// prior is scored. With RootFullWidth, the root takes its highest-prior
+// untouched child while it has one.
 func (s *Search) pick(idx int32) int32 {
 	n := s.t.nodes.at(idx)
 	parentN := float64(n.visits + n.inFlight)
@@ -77,6 +78,9 @@ func (s *Search) pick(idx int32) int32 {
 		if score > bestScore {
 			best, bestScore = int32(i), score
 		}
+	}
+	if fresh >= 0 && idx == s.t.root && s.cfg.RootFullWidth {
+		return n.first + fresh // every root move before any a second time
 	}
 	if fresh >= 0 {
 		reduction := s.cfg.FPUReduction

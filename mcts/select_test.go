@@ -1,9 +1,13 @@
 package mcts
 
 import (
+	"context"
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"chuzero/encode"
+	"chuzero/rules"
 )
 
 // child is a hand-built child of a node: prior, visits, paths in flight
@@ -175,6 +179,50 @@ func TestFPU(t *testing.T) {
 		}
 		if got := int(s.pick(1) - 2); got != tt.want {
 			t.Errorf("%s: pick = child %d, want %d", tt.name, got, tt.want)
+		}
+	}
+}
+
+// sharp is an evaluator whose prior puts 0.97 on the first move and a
+// draw value everywhere: a learned prior at its narrowest.
+type sharp struct{}
+
+func (sharp) Evaluate(_ context.Context, reqs []*encode.Request) error {
+	for _, r := range reqs {
+		for i := range r.Priors {
+			r.Priors[i] = 0.03 / float32(max(len(r.Priors)-1, 1))
+		}
+		r.Priors[0] = 0.97
+		r.WDL = [3]float32{0, 1, 0}
+	}
+	return nil
+}
+
+func TestRootFullWidth(t *testing.T) {
+	g := game(t, rules.Sho, "")
+	legal := len(g.LegalMoves())
+	for _, wide := range []bool{false, true} {
+		cfg := DefaultConfig()
+		cfg.ReuseTree, cfg.RootFullWidth, cfg.Quiescence = false, wide, 0
+		s := search(t, cfg, sharp{}, 1)
+		res, err := s.Run(context.Background(), g, Options{Simulations: legal + 10})
+		if err != nil {
+			t.Fatal(err)
+		}
+		unvisited := 0
+		for _, v := range res.Visits {
+			if v == 0 {
+				unvisited++
+			}
+		}
+		if wide && unvisited != 0 {
+			t.Errorf("full width: %d of %d root moves unvisited after %d playouts", unvisited, legal, legal+10)
+		}
+		if !wide && unvisited < legal/2 {
+			t.Errorf("PUCT under a sharp prior visited all but %d of %d root moves: the test tells nothing apart", unvisited, legal)
+		}
+		if wide && res.Visits[0] != 11 {
+			t.Errorf("full width: the prior's move got %d visits, want 1 + the 10 playouts past the width", res.Visits[0])
 		}
 	}
 }

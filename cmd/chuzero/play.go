@@ -78,6 +78,7 @@ func newPlayConfig(o *playOptions, log *slog.Logger, stderr io.Writer) (cecp.Con
 	cfg := cecp.Config{Budget: budget, Seed: o.seed, Log: log, Rules: o.rules, Name: o.name}
 	search := mcts.MatchConfig()
 	search.MaterialUtility, search.Quiescence, search.MinimaxWeight = o.utility, o.quiescence, o.minimax
+	search.RootFullWidth = o.wide
 	cfg.Search = &search
 	nets, err := openPlayNetworks(o, stderr)
 	if err != nil {

@@ -26,6 +26,7 @@ type playOptions struct {
 	utility               float64 // the search's material utility
 	quiescence            float64 // the search's quiescence blend
 	minimax               float64 // the search's implicit minimax weight
+	wide                  bool    // every root move visited before any twice
 }
 
 // parsePlayFlags parses the arguments of "chuzero play". It returns done
@@ -43,6 +44,7 @@ func parsePlayFlags(args []string, stderr io.Writer) (o playOptions, code int, d
 	fs.Float64Var(&o.utility, "material-utility", 0, "add this share (0-1) of the network's material forecast to the value in search (selfplay.material_utility)")
 	fs.Float64Var(&o.quiescence, "quiescence", mcts.DefaultConfig().Quiescence, "blend this share (0-1) of the capture search's value into every leaf's value (selfplay.quiescence; the GUI option Quiescence, in percent)")
 	fs.Float64Var(&o.minimax, "minimax", 0, "blend this share (0-1) of each child's implicit minimax value into its mean in search (selfplay.minimax_weight)")
+	fs.BoolVar(&o.wide, "root-full-width", false, "visit every root move once, in the prior's order, before any twice (mcts root_full_width; PUCT only)")
 	fs.IntVar(&o.threads, "threads", 0, "goroutines per network layer (default: every core)")
 	fs.StringVar(&o.logFile, "log-file", "", "write diagnostics here (the GUI owns standard output)")
 	fs.StringVar(&o.name, "name", "", "engine name shown by the GUI (default chuzero <checkpoint>)")

@@ -27,6 +27,9 @@ Each may be followed by options, comma-separated:
   name=N              the name in tables and records
   sims=N, time=D      search budget of a checkpoint or uniform (default -sims/-movetime)
   gumbel              Gumbel root search instead of PUCT
+  wide                a checkpoint, uniform or material: PUCT visits every root
+                      move once, in prior order, before any twice (mcts
+                      root_full_width; the name says -wide)
   utility=U           a checkpoint: add U x its material head's forecast to the
                       value in search (0-1; selfplay.material_utility)
   qs=L                a checkpoint, uniform or material: blend the capture
@@ -49,6 +52,7 @@ type PlayerSpec struct {
 	name   string
 	budget mcts.Budget
 	gumbel bool
+	wide   bool // mcts.Config.RootFullWidth
 	depth  int
 	memory int
 	mtime  time.Duration
@@ -146,6 +150,8 @@ func (p *PlayerSpec) setOption(o string, budgetSet *bool) error {
 		p.budget.Time, p.mtime = d, d
 	case k == "gumbel" && v == "":
 		p.gumbel = true
+	case k == "wide" && v == "" && (p.kind == "checkpoint" || p.kind == "uniform" || p.kind == "material"):
+		p.wide = true
 	case k == "utility" && p.kind == "checkpoint":
 		p.utility, err = strconv.ParseFloat(v, 64)
 		if err == nil && !(p.utility >= 0 && p.utility <= 1) {
@@ -238,6 +244,9 @@ func (p PlayerSpec) qsLabel() string {
 	if p.qsSet {
 		l += "-qs" + strconv.FormatFloat(p.qs, 'g', -1, 64)
 	}
+	if p.wide {
+		l += "-wide"
+	}
 	return l
 }
 
@@ -271,7 +280,7 @@ func (p PlayerSpec) Entrant(lookup Lookup, engineLog io.Writer) (Entrant, error)
 		s := NewSearcher(p.label(""), eval, p.budget)
 		s.Gumbel = p.gumbel
 		s.Config.Quiescence = p.quiescence()
-		s.Config.MinimaxWeight = p.mm
+		s.Config.MinimaxWeight, s.Config.RootFullWidth = p.mm, p.wide
 		return s, p.budget.Validate()
 	case "xboard":
 		e := &CECPClient{Label: p.label(""), Command: strings.Fields(p.ref), Depth: p.depth, Memory: p.memory,
@@ -289,6 +298,6 @@ func (p PlayerSpec) Entrant(lookup Lookup, engineLog io.Writer) (Entrant, error)
 	s.Gumbel = p.gumbel
 	s.Config.MaterialUtility = p.utility
 	s.Config.Quiescence = p.quiescence()
-	s.Config.MinimaxWeight = p.mm
+	s.Config.MinimaxWeight, s.Config.RootFullWidth = p.mm, p.wide
 	return s, p.budget.Validate()
 }

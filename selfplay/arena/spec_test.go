@@ -75,6 +75,8 @@ func TestParsePlayerQuiescence(t *testing.T) {
 		{"latest,qs=0,sims=32", 0, "step-1-32-qs0"},
 		{"material,mm=0.5,qs=1", 1, "material-64-mm0.5-qs1"},
 		{"latest,mm=1", mcts.MatchConfig().Quiescence, "step-1-64-mm1"},
+		{"latest,wide,qs=1", 1, "step-1-64-qs1-wide"},
+		{"material,wide", 0, "material-64-wide"},
 	} {
 		p, err := ParsePlayer(tc.in, def)
 		if err != nil {
@@ -89,7 +91,8 @@ func TestParsePlayerQuiescence(t *testing.T) {
 		t.Errorf("a checkpoint without qs= searches with %v, want the match default %v", p.quiescence(), deflt)
 	}
 	for _, in := range []string{"latest,qs=1.5", "material,qs=-1", "greedy,qs=1", "ab,qs=1", "latest,qs=x",
-		"latest,mm=2", "material,mm=-0.5", "ab,mm=1", "greedy,mm=0.5"} {
+		"latest,mm=2", "material,mm=-0.5", "ab,mm=1", "greedy,mm=0.5",
+		"greedy,wide", "ab,wide", "latest,wide=1"} {
 		if _, err := ParsePlayer(in, def); err == nil {
 			t.Errorf("ParsePlayer(%q) accepted", in)
 		}
