@@ -13,10 +13,14 @@
 #                   uniform priors with the same value (material,qs=1)
 #   blend vs first  the match blend against the first checkpoint at SIMS and,
 #                   for the latest, at DEEP_SIMS playouts
+#   wide vs first   the latest at the match blend with every root move visited
+#                   (wide: the prior orders the root but cannot narrow it)
+#                   against the first checkpoint as it plays
 #
 #   scripts/learning.sh RUN_DIR
 #
-# Environment: POINTS checkpoints (3), GAMES a pair (12), SIMS playouts (64),
+# Environment: POINTS checkpoints (3) or STEPS (a list, e.g. "0 800 1600":
+# these checkpoints, the first as the reference), GAMES a pair (12), SIMS playouts (64),
 # DEEP_SIMS (256) and DEEP_GAMES (8) for the deeper match, CONCURRENCY (2),
 # CHUZERO a built binary (default: built from this checkout). Written to
 # RUN_DIR/learning.txt; the games to RUN_DIR/learning/. A 60-minute Sho run
@@ -26,7 +30,7 @@ cd "$(dirname "$0")/.."
 
 . scripts/lib.sh
 
-[[ $# -eq 1 ]] || usage 22
+[[ $# -eq 1 ]] || usage 27
 run=$1
 points=${POINTS:-3} games=${GAMES:-12} sims=${SIMS:-64} conc=${CONCURRENCY:-2}
 deep=${DEEP_SIMS:-256} deep_games=${DEEP_GAMES:-8}
@@ -43,7 +47,8 @@ dir=$run/learning
 mkdir -p "$dir"
 start=$(date +%s)
 
-"$bin" probe -run "$run" -points "$points" -out "$dir/probe.txt" 2>"$dir/probe.log"
+read -r -a refs <<<"${STEPS:-}"
+"$bin" probe -run "$run" -points "$points" -out "$dir/probe.txt" "${refs[@]}" 2>"$dir/probe.log"
 mapfile -t steps < <(awk '$1 == "network" { for (i = 2; i <= NF; i++) { s = $i; sub(/^step-0*/, "", s); print (s == "" ? 0 : s) } }' "$dir/probe.txt")
 first=${steps[0]} latest=${steps[-1]}
 
@@ -78,6 +83,7 @@ for s in "${steps[@]}"; do
 	match "blend vs first" "$s" "$sims" "$games" "$s" "$first"
 done
 if [[ $latest != "$first" ]]; then
+	match "wide vs first" "$latest" "$sims" "$games" "$latest,wide" "$first"
 	match "blend vs first" "$latest" "$deep" "$deep_games" "$latest" "$first"
 fi
 echo "($(($(date +%s) - start)) s; table: $out)" | tee -a "$out"
