@@ -50,14 +50,23 @@ func newFlagSet(name, synopsis string, w io.Writer) *flag.FlagSet {
 // parseFlags parses args and returns (exit status, done): done is true when
 // the command should stop (help shown or a flag error).
 func parseFlags(fs *flag.FlagSet, args []string) (int, bool) {
+	if code, done := parseFlagsArgs(fs, args); done {
+		return code, done
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(fs.Output(), "chuzero %s: unexpected arguments %q\n", fs.Name(), fs.Args())
+		return 2, true
+	}
+	return 0, false
+}
+
+// parseFlagsArgs is parseFlags for a command that takes arguments after
+// its flags (fs.Args).
+func parseFlagsArgs(fs *flag.FlagSet, args []string) (int, bool) {
 	if err := fs.Parse(args); err != nil {
 		if err == flag.ErrHelp {
 			return 0, true
 		}
-		return 2, true
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(fs.Output(), "chuzero %s: unexpected arguments %q\n", fs.Name(), fs.Args())
 		return 2, true
 	}
 	return 0, false

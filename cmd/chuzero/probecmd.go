@@ -29,7 +29,7 @@ func runProbe(args []string, stdout, stderr io.Writer) int {
 	threads := fs.Int("threads", 1, "goroutines a layer of the network")
 	out := fs.String("out", "", "also write the table to this file (atomically)")
 	asJSON := fs.Bool("json", false, "print the report as JSON instead of the table")
-	if code, done := parseFlags(fs, args); done {
+	if code, done := parseFlagsArgs(fs, args); done {
 		return code
 	}
 	fail := func(err error) int {

@@ -42,11 +42,21 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
+	trained := false
+	if len(samples) == 0 && o.Config.HeldOut != nil {
+		// a young run may hold no game out yet: probe its training games
+		cfg := o.Config
+		cfg.HeldOut = nil
+		if games, samples, err = Read(o.Samples, cfg); err != nil {
+			return nil, err
+		}
+		trained = true
+	}
 	if len(samples) == 0 {
 		return nil, fmt.Errorf("probe: no held-out position in %s (%d games)", o.Samples, games.Games)
 	}
 	progress("probe: read %d samples of %d games; %d positions drawn (%.1fs)", games.Samples, games.Games, len(samples), time.Since(start).Seconds())
-	r := &Report{Games: games, Every: o.Config.Every}
+	r := &Report{Games: games, Every: o.Config.Every, TrainedOn: trained}
 	var ps []Position
 	for i, e := range o.Checkpoints {
 		if err := ctx.Err(); err != nil {

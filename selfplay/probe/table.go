@@ -46,13 +46,20 @@ type Report struct {
 	Positions int
 	Targets   Targets
 	Results   []Result
+	// TrainedOn: the run held no game out, so the positions are from
+	// games the networks trained on.
+	TrainedOn bool
 }
 
 // Write prints the report as one table, a column per network.
 func (r *Report) Write(w io.Writer) error {
 	g := r.Games
-	fmt.Fprintf(w, "learning probe: %d held-out positions (every %d plies) from %d sample files (%d damaged or skipped)\n",
-		r.Positions, r.Every, g.Files, g.BadFiles)
+	kind := "held-out"
+	if r.TrainedOn {
+		kind = "training (no game held out)"
+	}
+	fmt.Fprintf(w, "learning probe: %d %s positions (every %d plies) from %d sample files (%d damaged or skipped)\n",
+		r.Positions, kind, r.Every, g.Files, g.BadFiles)
 	fmt.Fprintf(w, "self-play: %d games, %.1f%% decisive, %.1f%% stopped at the ply cap, %.0f plies a game, %d samples\n",
 		g.Games, 100*g.DecisiveShare(), 100*g.CappedShare(), g.MeanPlies(), g.Samples)
 	fmt.Fprintf(w, "search targets: %d of the positions full-searched; target entropy %.2f nats, first move %.2f\n",
