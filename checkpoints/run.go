@@ -57,6 +57,7 @@ const (
 	GatingDir      = "gating"
 	ArenaDir       = "arena"
 	StrengthDir    = "strength"
+	LearningFile   = "learning.txt" // scripts/learning.sh's table
 	ReportDir      = "report"
 	NatsDir        = "nats"
 	OutboxDir      = "outbox"
@@ -119,6 +120,9 @@ func (r Run) Arena() string { return r.path(ArenaDir) }
 
 // Strength is the strength benchmark's gauntlet directory.
 func (r Run) Strength() string { return r.path(StrengthDir) }
+
+// Learning is the learning probe's table (scripts/learning.sh).
+func (r Run) Learning() string { return r.path(LearningFile) }
 
 // Report is the directory of "chuzero report"'s output.
 func (r Run) Report() string { return r.path(ReportDir) }

@@ -48,6 +48,10 @@ img { max-width: 100%; height: auto; border: 1px solid #ddd; }
 {{range .Strength}}<tr><td>{{.Checkpoint}}</td><td>{{.Opponent}}</td><td class="n">{{.Games}}</td><td class="n">{{.Wins}}</td><td class="n">{{.Draws}}</td><td class="n">{{.Losses}}</td><td class="n">{{.Elo}}</td><td class="n">{{.Interval}}</td></tr>
 {{end}}</table>
 {{end}}
+{{if .Learning}}<h2>Learning probe</h2>
+<p class="note">scripts/learning.sh: what the run's networks learned (RUN/learning.txt).</p>
+<pre>{{.Learning}}</pre>
+{{end}}
 {{range .Plots}}<h2>{{.Heading}}</h2>
 <p><img src="{{.File}}" alt="{{.Heading}}" width="{{$.Width}}" height="{{$.Height}}"></p>
 {{end}}
@@ -88,6 +92,7 @@ type pageData struct {
 	Rows                                 []pageRow
 	Elo                                  []pageElo
 	Strength                             []pageElo
+	Learning                             string
 	Plots                                []pagePlot
 	Gating                               []pageGating
 	Gatings                              int
@@ -157,6 +162,7 @@ func renderHTML(d *runData, s *Summary, opt Options) ([]byte, error) {
 		pd.Strength = append(pd.Strength, pageElo{EvalEntry: e, Elo: arena.FormatElo(e.Elo),
 			Interval: "[" + arena.FormatElo(e.EloLow) + ", " + arena.FormatElo(e.EloHigh) + "]"})
 	}
+	pd.Learning = d.learning
 	for _, p := range plots {
 		pd.Plots = append(pd.Plots, pagePlot{p.File, p.Heading})
 	}

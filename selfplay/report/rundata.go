@@ -33,6 +33,7 @@ type runData struct {
 	games  []gamePoint
 
 	strength []checkpoints.EvalEntry // the strength benchmark's pairs (RUN/strength), if any
+	learning string                  // the learning probe's table (RUN/learning.txt), if any
 
 	start, end time.Time // earliest and latest timestamp of logs and games (zero: none)
 	sum        Summary   // counts filled while reading
@@ -102,6 +103,7 @@ func readRun(run checkpoints.Run) (*runData, error) {
 	if err := d.readStrength(run); err != nil {
 		return nil, err
 	}
+	d.readLearning(run)
 	sort.Slice(d.games, func(i, j int) bool { return d.games[i].end < d.games[j].end })
 	return d, nil
 }

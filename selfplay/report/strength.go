@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"image/color"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -21,6 +22,42 @@ import (
 // and MatchResults); the report shows its pairs as a table and
 // StrengthPlot, the benchmark's Elo against each anchor with 95% intervals.
 const StrengthPlot = "strength.png"
+
+// maxLearning bounds the learning table the page shows (a table is a few
+// KB; anything past this is not one).
+const maxLearning = 64 << 10
+
+// readLearning loads the learning probe's table when there is one (see
+// ReadLearning); a file it cannot show is a warning.
+func (d *runData) readLearning(run checkpoints.Run) {
+	table, err := ReadLearning(run)
+	if err != nil {
+		d.warn(err.Error())
+	}
+	d.learning = table
+}
+
+// ReadLearning reads the learning probe's table (scripts/learning.sh
+// writes RUN/learning.txt). A run without one has "" and no error; an
+// unreadable or oversized file is an error.
+func ReadLearning(run checkpoints.Run) (string, error) {
+	f, err := os.Open(run.Learning())
+	if errors.Is(err, os.ErrNotExist) {
+		return "", nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("report: %w", err)
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, maxLearning+1))
+	switch {
+	case err != nil:
+		return "", fmt.Errorf("report: %s: %w", run.Learning(), err)
+	case len(b) > maxLearning:
+		return "", fmt.Errorf("report: %s: over %d bytes, not shown", run.Learning(), maxLearning)
+	}
+	return string(b), nil
+}
 
 // strengthResults is the part of the arena's results.json the report
 // reads: the pairs of the gauntlet.

@@ -54,3 +54,34 @@ func TestReportStrength(t *testing.T) {
 		})
 	}
 }
+
+// The learning probe's table (RUN/learning.txt) is shown as it is, HTML
+// escaped; an oversized one is a warning.
+func TestReportLearning(t *testing.T) {
+	for _, tt := range []struct {
+		name, table string
+		want        string
+		warnings    int
+	}{
+		{"table", "learning probe: 400 held-out positions\nraw policy <1 playout>  0  50.0%\n", "raw policy &lt;1 playout&gt;", 0},
+		{"oversized", strings.Repeat("x", maxLearning+1), "learning.txt: over", 1},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			run := checkpoints.Run{Dir: dir}
+			if err := os.WriteFile(run.Learning(), []byte(tt.table), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			out := filepath.Join(dir, "report")
+			s, err := Generate(run, out, Options{Width: 480, Height: 320})
+			if err != nil {
+				t.Fatal(err)
+			}
+			page, _ := os.ReadFile(filepath.Join(out, IndexPage))
+			text := string(page) + strings.Join(s.Warnings, "\n")
+			if !strings.Contains(text, tt.want) || len(s.Warnings) != tt.warnings {
+				t.Errorf("page and warnings lack %q or warnings %q, want %d", tt.want, s.Warnings, tt.warnings)
+			}
+		})
+	}
+}

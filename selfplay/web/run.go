@@ -29,6 +29,7 @@ type RunView struct {
 	Ckpts    Table     `json:"checkpoints"`
 	Eval     Table     `json:"eval"`     // one row per evaluated checkpoint, one column per anchor
 	Strength Table     `json:"strength"` // the strength benchmark's gauntlet
+	Learning string    `json:"learning"` // the learning probe's table (scripts/learning.sh), if any
 	Gating   Table     `json:"gating"`   // newest first
 	Plots    []PlotRef `json:"plots"`
 	Warnings []string  `json:"warnings,omitempty"`
@@ -83,6 +84,9 @@ func (s *Server) runView() *RunView {
 		v.Warnings = append(v.Warnings, err.Error())
 	}
 	v.Strength = strengthTable(strength)
+	if v.Learning, err = report.ReadLearning(run); err != nil {
+		v.Warnings = append(v.Warnings, err.Error())
+	}
 	key := s.plots.version()
 	for _, p := range report.Plots() {
 		v.Plots = append(v.Plots, PlotRef{File: p.File, Heading: p.Heading, URL: "/plots/" + p.File + "?v=" + key})
