@@ -16,12 +16,15 @@
 #   wide vs first   the latest at the match blend with every root move visited
 #                   (wide: the prior orders the root but cannot narrow it)
 #                   against the first checkpoint as it plays
+#   equal time      the latest against material,qs=1 at MOVETIME a move each:
+#                   does the network earn its cost?
 #
 #   scripts/learning.sh RUN_DIR
 #
 # Environment: POINTS checkpoints (3) or STEPS (a list, e.g. "0 800 1600":
 # these checkpoints, the first as the reference), GAMES a pair (12), SIMS playouts (64),
-# DEEP_SIMS (256) and DEEP_GAMES (8) for the deeper match, CONCURRENCY (2),
+# DEEP_SIMS (256) and DEEP_GAMES (8) for the deeper match, MOVETIME (50ms),
+# CONCURRENCY (2),
 # CHUZERO a built binary (default: built from this checkout). Written to
 # RUN_DIR/learning.txt; the games to RUN_DIR/learning/. A 60-minute Sho run
 # takes about 15 minutes on 2 cores.
@@ -30,10 +33,10 @@ cd "$(dirname "$0")/.."
 
 . scripts/lib.sh
 
-[[ $# -eq 1 ]] || usage 27
+[[ $# -eq 1 ]] || usage 30
 run=$1
 points=${POINTS:-3} games=${GAMES:-12} sims=${SIMS:-64} conc=${CONCURRENCY:-2}
-deep=${DEEP_SIMS:-256} deep_games=${DEEP_GAMES:-8}
+deep=${DEEP_SIMS:-256} deep_games=${DEEP_GAMES:-8} movetime=${MOVETIME:-50ms}
 variant=$(run_variant "$run")
 for v in points games sims deep deep_games conc; do
 	if ! [[ ${!v} =~ ^[1-9][0-9]*$ ]]; then
@@ -48,15 +51,21 @@ mkdir -p "$dir"
 start=$(date +%s)
 
 read -r -a refs <<<"${STEPS:-}"
-"$bin" probe -run "$run" -points "$points" -out "$dir/probe.txt" "${refs[@]}" 2>"$dir/probe.log"
+if ! "$bin" probe -run "$run" -points "$points" -out "$dir/probe.txt" "${refs[@]}" >/dev/null 2>"$dir/probe.log"; then
+	echo "learning.sh: chuzero probe failed:" >&2
+	cat "$dir/probe.log" >&2
+	exit 1
+fi
 mapfile -t steps < <(awk '$1 == "network" { for (i = 2; i <= NF; i++) { s = $i; sub(/^step-0*/, "", s); print (s == "" ? 0 : s) } }' "$dir/probe.txt")
 first=${steps[0]} latest=${steps[-1]}
 
-# match LABEL STEP SIMS GAMES PLAYER OPPONENT: one colour-swapped match, one row.
+# match LABEL STEP BUDGET GAMES PLAYER OPPONENT: one colour-swapped match, one
+# row; BUDGET is the playouts (or a time, which the players' time= give).
 match() {
-	local label=$1 step=$2 n=$3 g=$4 p=$5 o=$6 res row ms
+	local label=$1 step=$2 n=$3 g=$4 p=$5 o=$6 res row ms flag=$3
+	[[ $n =~ ^[0-9]+$ ]] || flag=$sims
 	res=$dir/$(tr -c 'a-z0-9\n' '-' <<<"$label-$step-$n" | tr -d '\n')
-	row=$("$bin" arena -run "$run" -variant "$variant" -gauntlet -games "$g" -sims "$n" -concurrency "$conc" \
+	row=$("$bin" arena -run "$run" -variant "$variant" -gauntlet -games "$g" -sims "$flag" -concurrency "$conc" \
 		-quiet -metrics-addr off -out "$res" "$p,name=a" "$o,name=b" 2>>"$dir/arena.log" | pair_row /dev/stdin)
 	if [[ -z $row ]]; then
 		echo "learning.sh: no result for $label at step $step (see $dir/arena.log)" >&2
@@ -86,4 +95,5 @@ if [[ $latest != "$first" ]]; then
 	match "wide vs first" "$latest" "$sims" "$games" "$latest,wide" "$first"
 	match "blend vs first" "$latest" "$deep" "$deep_games" "$latest" "$first"
 fi
+match "equal time" "$latest" "$movetime" "$games" "$latest,time=$movetime" "material,qs=1,time=$movetime"
 echo "($(($(date +%s) - start)) s; table: $out)" | tee -a "$out"
