@@ -9,6 +9,7 @@ import (
 	"hash/crc32"
 	"io"
 	"os"
+	"slices"
 
 	"chuzero/rules"
 )
@@ -299,6 +300,32 @@ func (sr *SampleReader) Next(s *Sample) error {
 	return nil
 }
 
+// readPiece is the most readBounded reserves ahead of the bytes it has.
+const readPiece = 1 << 20
+
+// readBounded reads n bytes into buf (reused when large enough), in
+// pieces of at most readPiece, so that a length field claiming more than
+// the input holds costs at most about twice the bytes really there, not
+// the claim.
+func readBounded(r io.Reader, buf []byte, n int) ([]byte, error) {
+	if cap(buf) >= n {
+		buf = buf[:n]
+		_, err := io.ReadFull(r, buf)
+		return buf, err
+	}
+	buf = buf[:0]
+	for len(buf) < n {
+		k := min(n-len(buf), readPiece)
+		buf = slices.Grow(buf, k)
+		m, err := io.ReadFull(r, buf[len(buf):len(buf)+k])
+		buf = buf[:len(buf)+m]
+		if err != nil {
+			return buf, err
+		}
+	}
+	return buf, nil
+}
+
 func (sr *SampleReader) nextChunk() error {
 	start := sr.off
 	var h [chunkHeader]byte
@@ -338,11 +365,8 @@ func (sr *SampleReader) nextChunk() error {
 	if size > maxPayload {
 		return sr.corrupt(start, fmt.Sprintf("chunk payload of %d bytes", size))
 	}
-	if cap(sr.payload) < int(size) {
-		sr.payload = make([]byte, size)
-	}
-	sr.payload = sr.payload[:size]
-	if _, err := io.ReadFull(sr.r, sr.payload); err != nil {
+	var err error
+	if sr.payload, err = readBounded(sr.r, sr.payload, int(size)); err != nil {
 		return sr.corrupt(start, "chunk payload cut short (truncated)")
 	}
 	if crc32.Checksum(sr.payload, castagnoli) != binary.LittleEndian.Uint32(h[12:]) {
