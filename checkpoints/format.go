@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"time"
 
 	"chuzero/encode"
@@ -187,7 +186,7 @@ func WriteFile(path string, c *Checkpoint) error {
 
 // ReadFile reads the checkpoint at path.
 func ReadFile(path string) (*Checkpoint, error) {
-	f, err := os.Open(path)
+	f, err := encode.OpenRegular(path)
 	if err != nil {
 		return nil, fmt.Errorf("checkpoints: %w", err)
 	}

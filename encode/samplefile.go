@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io"
-	"os"
 	"slices"
 
 	"chuzero/rules"
@@ -246,7 +245,7 @@ func NewSampleReader(r io.Reader, name string) (*SampleReader, error) {
 // OpenSampleFile opens a sample file for reading; close the returned
 // closer when done.
 func OpenSampleFile(path string) (*SampleReader, io.Closer, error) {
-	f, err := os.Open(path)
+	f, err := OpenRegular(path)
 	if err != nil {
 		return nil, nil, fmt.Errorf("encode: %w", err)
 	}

@@ -4,14 +4,13 @@ import (
 	"encoding/binary"
 	"fmt"
 	"hash/crc32"
-	"os"
 )
 
 // SampleFileRecords returns the record count a complete sample file's
 // trailer states, reading only its header and trailer (a cheap bound on
 // what a full read would load). The records themselves are not checked.
 func SampleFileRecords(path string) (uint64, error) {
-	f, err := os.Open(path)
+	f, err := OpenRegular(path)
 	if err != nil {
 		return 0, fmt.Errorf("encode: %w", err)
 	}

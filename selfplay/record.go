@@ -5,9 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"time"
 
+	"chuzero/encode"
 	"chuzero/rules"
 )
 
@@ -121,7 +121,7 @@ func ReplayMoves(cfg, start string, moves []string) (*rules.Game, error) {
 
 // ReadRecords reads a games file.
 func ReadRecords(path string) ([]Record, error) {
-	f, err := os.Open(path)
+	f, err := encode.OpenRegular(path)
 	if err != nil {
 		return nil, err
 	}

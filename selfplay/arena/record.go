@@ -5,10 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"time"
 
+	"chuzero/encode"
 	"chuzero/rules"
 	"chuzero/selfplay"
 )
@@ -54,7 +54,7 @@ func (r *GameRecord) mover(k int) rules.Color {
 // crash mid-write, impossible with this package's atomic writes but
 // possible with copies) is skipped.
 func ReadGameRecords(path string) ([]GameRecord, error) {
-	f, err := os.Open(path)
+	f, err := encode.OpenRegular(path)
 	if err != nil {
 		return nil, err
 	}

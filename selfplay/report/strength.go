@@ -1,7 +1,6 @@
 package report
 
 import (
-	"chuzero/checkpoints"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -15,6 +14,9 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+
+	"chuzero/checkpoints"
+	"chuzero/encode"
 )
 
 // The strength benchmark (scripts/strength.sh) leaves its gauntlet in the
@@ -41,7 +43,7 @@ func (d *runData) readLearning(run checkpoints.Run) {
 // writes RUN/learning.txt). A run without one has "" and no error; an
 // unreadable or oversized file is an error.
 func ReadLearning(run checkpoints.Run) (string, error) {
-	f, err := os.Open(run.Learning())
+	f, err := encode.OpenRegular(run.Learning())
 	if errors.Is(err, os.ErrNotExist) {
 		return "", nil
 	}

@@ -6,11 +6,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"sort"
 	"time"
 
 	"chuzero/checkpoints"
+	"chuzero/encode"
 	"chuzero/selfplay/arena"
 	"chuzero/selfplay/report"
 )
@@ -281,7 +281,7 @@ const tailBytes = 256 << 10
 // is large, and the status line only needs its last entry. A missing file
 // has none.
 func lastLogEntry[T any](path string) (*T, error) {
-	f, err := os.Open(path)
+	f, err := encode.OpenRegular(path)
 	if err != nil {
 		return nil, nil
 	}

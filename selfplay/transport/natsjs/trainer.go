@@ -257,7 +257,7 @@ func (t *Trainer) PublishConfig(ctx context.Context, config []byte) error {
 // KV key "network" at it (every worker's Follow sees it within moments),
 // and removes all but the newest KeepNetworks networks.
 func (t *Trainer) PublishCheckpoint(ctx context.Context, e checkpoints.Entry) error {
-	f, err := os.Open(e.Path)
+	f, err := encode.OpenRegular(e.Path)
 	if err != nil {
 		return fmt.Errorf("natsjs: %w", err)
 	}

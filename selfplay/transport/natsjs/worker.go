@@ -268,7 +268,7 @@ func (w *Worker) fetch(ctx context.Context, obs jetstream.ObjectStore, store *ch
 
 // fileDigest returns the object-store digest of a file's content.
 func fileDigest(path string) (string, error) {
-	f, err := os.Open(path)
+	f, err := encode.OpenRegular(path)
 	if err != nil {
 		return "", err
 	}
