@@ -48,11 +48,21 @@ func (t *Trainer) receive(ctx context.Context, m jetstream.Msg) {
 		t.reject(m, "size", fmt.Errorf("part of %d bytes", len(m.Data())))
 		return
 	}
+	if most := t.maxParts(); p.samples+p.games > most {
+		// no batch the trainer could hold has this many parts: it would
+		// only ever wait, holding its slot
+		t.reject(m, "parts", fmt.Errorf("batch %s claims %d+%d parts, at most %d fit", p.batch, p.samples, p.games, most))
+		return
+	}
 	a := t.assembling[p.hash]
 	if a == nil {
 		if t.written(p.batch) { // a part of a batch written already, come again
 			t.m.duplicates.Inc()
 			m.Ack()
+			return
+		}
+		if t.openByWorker[p.worker] >= t.MaxWorkerAssemblies {
+			t.reject(m, "open_batches", fmt.Errorf("worker %q has %d batches open", p.worker, t.openByWorker[p.worker]))
 			return
 		}
 		if len(t.assembling) >= t.MaxAssemblies || t.assemblingBytes+len(m.Data()) > t.MaxAssemblyBytes {
@@ -62,6 +72,7 @@ func (t *Trainer) receive(ctx context.Context, m jetstream.Msg) {
 		}
 		a = &assembly{first: p, started: time.Now(), files: map[string]map[int][]byte{kindSamples: {}, kindGames: {}}}
 		t.assembling[p.hash] = a
+		t.openByWorker[p.worker]++
 	}
 	f := a.first
 	if p.batch != f.batch || p.samples != f.samples || p.games != f.games || p.count != f.count {
@@ -99,6 +110,16 @@ func (t *Trainer) written(batch string) bool {
 func (t *Trainer) release(hash string, a *assembly) {
 	delete(t.assembling, hash)
 	t.assemblingBytes -= a.bytes
+	if t.openByWorker[a.first.worker]--; t.openByWorker[a.first.worker] <= 0 {
+		delete(t.openByWorker, a.first.worker)
+	}
+}
+
+// maxParts is the most parts a batch the trainer can hold may have: its
+// bytes must fit MaxAssemblyBytes, each part but the last of each file
+// full (PartSize), so no real batch has more.
+func (t *Trainer) maxParts() int {
+	return t.MaxAssemblyBytes/max(t.cfg.PartSize, 1) + 2
 }
 
 // expire releases the batches whose parts have not all come within

@@ -47,7 +47,7 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		deferredParts:     c("deferred_messages_total", "Parts of a new batch left in the stream, to come again, while the trainer held its most open batches (trainer)."),
 		retriedBatches:    c("incomplete_batches_total", "Batches incomplete after the assembly timeout, their parts sent back to the stream to come again (trainer)."),
 		rejected: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "chuzero_transport_rejected_messages_total",
-			Help: "Messages or batches rejected (trainer), by reason: headers, size, hash, samples (a damaged sample file), invalid_sample (a sample that fails validation: its position, values or policy), variant, records, conflict."}, []string{"reason"}),
+			Help: "Messages or batches rejected (trainer), by reason: headers, size, hash, samples (a damaged sample file), invalid_sample (a sample that fails validation: its position, values or policy), variant, records, conflict, parts (a batch claiming more parts than the trainer can hold), open_batches (a worker over its open batches, MaxWorkerAssemblies)."}, []string{"reason"}),
 		pending:        g("pending_messages", "Messages in the stream not yet delivered to the trainer (stream lag)."),
 		ackPending:     g("ack_pending_messages", "Messages delivered to the trainer and not yet acknowledged."),
 		redeliveredNow: g("redelivering_messages", "Messages the server is delivering again (unacknowledged in time)."),

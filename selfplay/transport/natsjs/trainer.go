@@ -47,6 +47,14 @@ type Trainer struct {
 	// MaxAssemblies and MaxAssemblyBytes bound the batches held open
 	// (default 256 and 512 MiB): the parts of one more wait in the stream.
 	MaxAssemblies, MaxAssemblyBytes int
+	// MaxWorkerAssemblies bounds the batches of one worker (its
+	// Chuzero-Worker header) held open (default 8; a worker publishes its
+	// batches one after another, so an honest one has one or two open):
+	// a part that would open one more is refused (terminated, counted as
+	// "open_batches"), so one worker's flood of batches that never
+	// complete cannot take every slot and stall the others' intake.
+	MaxWorkerAssemblies int
+	openByWorker        map[string]int // open assemblies by worker
 	// RetryDelay is how long the parts of a batch the trainer could not
 	// hold or finish wait in the stream before they come again (1 min).
 	RetryDelay time.Duration
@@ -69,7 +77,7 @@ func NewTrainer(ctx context.Context, cfg Config, run checkpoints.Run, v rules.Va
 		return nil, err
 	}
 	t := &Trainer{client: c, variant: v, spec: spec, assembling: map[string]*assembly{}, AssembleTimeout: 10 * time.Minute,
-		MaxAssemblies: 256, MaxAssemblyBytes: 512 << 20, RetryDelay: time.Minute,
+		MaxAssemblies: 256, MaxAssemblyBytes: 512 << 20, MaxWorkerAssemblies: 8, openByWorker: map[string]int{}, RetryDelay: time.Minute,
 		resignPublish: math.NaN()}
 	if t.run, err = transport.NewDir(run); err == nil {
 		err = t.setup(ctx)

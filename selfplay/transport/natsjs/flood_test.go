@@ -1,0 +1,66 @@
+package natsjs
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/nats-io/nats.go"
+	"github.com/prometheus/client_golang/prometheus/testutil"
+)
+
+// TestIntakeFlood: one worker key floods the stream with one-part
+// batches that never complete, some claiming more parts than any batch
+// the trainer can hold, some a plausible count; an honest worker's batches
+// published after the flood still arrive, and the flood is refused at
+// once and counted.
+func TestIntakeFlood(t *testing.T) {
+	s := startServer(t, t.TempDir(), 0)
+	defer stopServer(s)
+	ctx := context.Background()
+	cfg := testConfig(s.ClientURL())
+	tdir := t.TempDir()
+	m := NewMetrics(nil)
+	tr := newTrainer(t, cfg, tdir, m)
+	defer tr.Close()
+	tr.MaxAssemblyBytes = 1024 * cfg.PartSize // 4 MiB: every part count past 1026 is refused
+	c := cfg.withDefaults()
+	const flood = 400
+	plausible := tr.maxParts() - 1
+	for i := range 2 * flood {
+		parts, worker := 65536, "evil"
+		if i >= flood {
+			parts, worker = plausible, "evil2"
+		}
+		msg := nats.NewMsg(c.subject(kindSamples))
+		msg.Data = []byte("part")
+		msg.Header.Set(nats.MsgIdHdr, fmt.Sprintf("flood-%d", i))
+		msg.Header.Set(hdrVersion, version)
+		msg.Header.Set(hdrBatch, fmt.Sprintf("flood-%d-g1", i))
+		msg.Header.Set(hdrHash, fmt.Sprintf("%064x", i))
+		msg.Header.Set(hdrPart, fmt.Sprintf("0/%d", parts))
+		msg.Header.Set(hdrParts, fmt.Sprintf("%d 1", parts))
+		msg.Header.Set(hdrGames, "1")
+		msg.Header.Set(hdrWorker, worker)
+		if _, err := tr.js.PublishMsg(ctx, msg); err != nil {
+			t.Fatal(err)
+		}
+	}
+	good := batches(t, 6, 4)
+	w := newWorker(t, cfg, nil)
+	defer w.Close()
+	publishAll(t, w, good)
+	stop := receive(tr)
+	haveBatches(t, tdir, len(good))
+	waitFor(t, "the flood's refusals", func() bool {
+		return testutil.ToFloat64(m.rejected.WithLabelValues("open_batches")) >= flood-float64(tr.MaxWorkerAssemblies) &&
+			testutil.ToFloat64(m.rejected.WithLabelValues("parts")) >= flood
+	})
+	stop()
+	if got := testutil.ToFloat64(m.rejected.WithLabelValues("parts")); got != flood {
+		t.Errorf("refused %v batches claiming 65536 parts, want %d", got, flood)
+	}
+	if n := len(tr.assembling); n > tr.MaxWorkerAssemblies {
+		t.Errorf("%d batches held open after the flood, want at most %d (one worker's bound)", n, tr.MaxWorkerAssemblies)
+	}
+}
