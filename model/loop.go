@@ -70,18 +70,19 @@ type RefreshInfo struct {
 	CorruptFiles   int   // damaged sample files, skipped whole
 	InvalidSamples int64 // samples that failed validation, skipped
 	PrunedFiles    int64 // sample files deleted as older than the window
+	Quarantined    int64 // damaged sample files moved to samples/quarantine
 }
 
 // refresh loads new sample files into the window, logging what it skipped;
 // bad data never stops training.
 func (l *Loop) refresh() {
-	corrupt, invalid, pruned := len(l.replay.Corrupt()), l.replay.Invalid(), l.replay.Pruned()
+	corrupt, invalid, pruned, quarantined := len(l.replay.Corrupt()), l.replay.Invalid(), l.replay.Pruned(), l.replay.Quarantined()
 	_, err := l.replay.Refresh()
 	if err != nil {
 		l.log.Error("sample data skipped", "err", err)
 	}
 	d := RefreshInfo{CorruptFiles: len(l.replay.Corrupt()) - corrupt, InvalidSamples: l.replay.Invalid() - invalid,
-		PrunedFiles: l.replay.Pruned() - pruned}
+		PrunedFiles: l.replay.Pruned() - pruned, Quarantined: l.replay.Quarantined() - quarantined}
 	if d.PrunedFiles > 0 {
 		l.log.Info("pruned sample files older than the replay window", "files", d.PrunedFiles, "pruned_total", l.replay.Pruned())
 	}

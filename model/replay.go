@@ -82,10 +82,12 @@ type Replay struct {
 	games   int64               // training games ever loaded
 	heldN   int64               // held-out samples ever loaded
 	corrupt map[string]error
-	invalid int64        // samples that failed validation, skipped
-	badDraw int64        // samples that failed to encode when drawn, skipped
-	ledger  *pruneLedger // what pruning removed; nil until the first Refresh
-	valueQ  float64      // weight of the search value in the value target (SetValueMix)
+	// quarantined counts the files moved to QuarantineDir
+	quarantined int64
+	invalid     int64        // samples that failed validation, skipped
+	badDraw     int64        // samples that failed to encode when drawn, skipped
+	ledger      *pruneLedger // what pruning removed; nil until the first Refresh
+	valueQ      float64      // weight of the search value in the value target (SetValueMix)
 }
 
 // NewReplay returns an empty window over the sample files in dir.

@@ -47,6 +47,8 @@ type fileLoad struct {
 // memory is the window's whatever the run's age. A damaged file is
 // reported (in the returned error and Corrupt) and skipped; an invalid
 // sample is reported, counted (Invalid) and skipped; the rest still load.
+// A file that cannot be read is moved to QuarantineDir with its reason
+// (unless KeepFiles), so no restart parses it again.
 // Then, unless KeepFiles, the files older than the window and its margin
 // are deleted (Prune).
 func (r *Replay) Refresh() (added int, err error) {
@@ -72,7 +74,7 @@ func (r *Replay) Refresh() (added int, err error) {
 		if err != nil {
 			if !errors.Is(err, os.ErrNotExist) { // removed meanwhile: nothing to load
 				r.corrupt[name] = err
-				errs = append(errs, err)
+				errs = append(errs, err, r.quarantine(name, err))
 			}
 			continue
 		}
@@ -86,7 +88,7 @@ func (r *Replay) Refresh() (added int, err error) {
 		if err != nil {
 			if !errors.Is(err, os.ErrNotExist) {
 				r.corrupt[fresh[i]] = err
-				errs = append(errs, err)
+				errs = append(errs, err, r.quarantine(fresh[i], err))
 			}
 			continue
 		}

@@ -42,6 +42,8 @@ func runVerify(args []string, stdout, stderr io.Writer) int {
 			best = "none"
 		}
 		fmt.Fprintf(stdout, "%d invalid samples, %d sample files pruned, %d anchors, best checkpoint %s\n", r.InvalidSamples, r.PrunedFiles, r.Anchors, best)
+		fmt.Fprintf(stdout, "%d duplicate sample files (copies), %d sample files in quarantine (samples/quarantine, each with its .reason)\n",
+			r.DuplicateSampleFiles, r.QuarantinedSampleFiles)
 		for _, p := range r.Problems {
 			fmt.Fprintln(stdout, "problem:", p)
 		}

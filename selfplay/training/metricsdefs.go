@@ -79,11 +79,13 @@ func (m *Metrics) trainMetrics() []prometheus.Collector {
 		Help: "Duration of one training step.", Buckets: prometheus.ExponentialBuckets(0.01, 2, 12)})
 	m.corruptFiles = prometheus.NewCounter(prometheus.CounterOpts{Name: "chuzero_replay_corrupt_files_total",
 		Help: "Damaged sample files the trainer skipped (logged with the reason)."})
+	m.quarantinedFiles = prometheus.NewCounter(prometheus.CounterOpts{Name: "chuzero_replay_quarantined_files_total",
+		Help: "Unreadable sample files the trainer moved to samples/quarantine, each with NAME.reason beside it."})
 	m.invalidSamples = prometheus.NewCounter(prometheus.CounterOpts{Name: "chuzero_replay_invalid_samples_total",
 		Help: "Samples the trainer skipped for failing validation: a position that does not parse, a value or policy out of range (logged)."})
 	m.prunedFiles = prometheus.NewCounter(prometheus.CounterOpts{Name: "chuzero_replay_pruned_files_total",
 		Help: "Sample files the trainer deleted as older than the replay window and its margin."})
-	return []prometheus.Collector{m.trainSteps, m.trainSamples, m.trainSkipped, m.loss, m.heldOutLoss, m.learningRate, m.gradNorm, m.window, m.replaySamples, m.reuse, m.stepSeconds, m.corruptFiles, m.invalidSamples, m.prunedFiles}
+	return []prometheus.Collector{m.trainSteps, m.trainSamples, m.trainSkipped, m.loss, m.heldOutLoss, m.learningRate, m.gradNorm, m.window, m.replaySamples, m.reuse, m.stepSeconds, m.corruptFiles, m.quarantinedFiles, m.invalidSamples, m.prunedFiles}
 }
 
 // checkpointMetrics creates the checkpoint metrics and returns them for

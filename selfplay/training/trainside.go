@@ -63,6 +63,7 @@ func newTrainSide(cfg Config, run checkpoints.Run, m *Metrics, obs Observer, log
 		m.corruptFiles.Add(float64(d.CorruptFiles))
 		m.invalidSamples.Add(float64(d.InvalidSamples))
 		m.prunedFiles.Add(float64(d.PrunedFiles))
+		m.quarantinedFiles.Add(float64(d.Quarantined))
 	}
 	loop.OnStep = func(i model.StepInfo) {
 		m.step(i)

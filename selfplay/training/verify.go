@@ -32,6 +32,11 @@ type VerifyReport struct {
 	InvalidSamples int   `json:"invalid_samples"`
 	PrunedFiles    int64 `json:"pruned_sample_files"`
 	Anchors        int   `json:"anchors"` // anchors/*.ckpt that read
+	// DuplicateSampleFiles have the bytes of another sample file (a
+	// copy); QuarantinedSampleFiles are the files the trainer moved to
+	// samples/quarantine, unreadable (each with NAME.reason).
+	DuplicateSampleFiles   int `json:"duplicate_sample_files"`
+	QuarantinedSampleFiles int `json:"quarantined_sample_files"`
 	// Best is the best checkpoint's name (best.json), "" when none.
 	Best     string   `json:"best"`
 	Problems []string `json:"problems"` // damaged or unloadable files, duplicates
@@ -64,6 +69,10 @@ func Verify(run checkpoints.Run) VerifyReport {
 		}
 	}
 	samples := visibleFiles(run.Samples(), encode.SampleFileExt)
+	r.verifyCopies(samples)
+	quarantined := quarantinedSamples(run)
+	r.QuarantinedSampleFiles = len(quarantined)
+	samples = append(samples, quarantined...)
 	r.Unpaired = unpaired(samples, encode.SampleFileExt, prunedAway(records, samples, r.prunedThrough), checkpoints.RecordExt)
 	return r
 }
