@@ -26,6 +26,14 @@ type Atomic struct {
 	err  error
 }
 
+// WriteHook, if set, is called by every atomic write at its stages: after
+// each Write to the temporary file ("write", the file part written) and
+// after the sync, just before the rename ("commit", the whole file
+// written, not yet in place). It is for crash tests (a test process that
+// kills itself there shows a crash mid-write loses nothing); it must be
+// set before any write starts and is nil in production.
+var WriteHook func(path, stage string)
+
 // NewAtomic starts writing path atomically.
 func NewAtomic(path string) (*Atomic, error) {
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
@@ -67,6 +75,9 @@ func (a *Atomic) Write(b []byte) (int, error) {
 	if err != nil {
 		a.err = fmt.Errorf("writing %s: %w", a.path, err)
 	}
+	if WriteHook != nil {
+		WriteHook(a.path, "write")
+	}
 	return n, a.err
 }
 
@@ -83,6 +94,9 @@ func (a *Atomic) Commit() error {
 	}
 	if cerr := a.tmp.Close(); err == nil {
 		err = cerr
+	}
+	if err == nil && WriteHook != nil {
+		WriteHook(a.path, "commit")
 	}
 	if err == nil {
 		err = os.Rename(a.tmp.Name(), a.path)

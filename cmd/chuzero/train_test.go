@@ -31,11 +31,36 @@ import (
 // it runs the tests and then checks that no goroutine outlived them.
 func TestMain(m *testing.M) {
 	if os.Getenv("CHUZERO_MAIN") == "1" {
+		killAtWrite(os.Getenv("CHUZERO_KILL_AT"))
 		os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 	}
 	// no command may leave a goroutine behind (a watcher, a reader, a
 	// server): checked after all the tests, but for nats.go's own
 	goleak.VerifyTestMain(m, goleak.IgnoreTopFunction(natsjs.UpstreamLeak))
+}
+
+// killAtWrite makes the process SIGKILL itself in the middle of an atomic
+// write: spec "EXT STAGE N" is the N-th write stage STAGE ("write": the
+// temporary file partly written; "commit": written and synced, not yet
+// renamed into place) of a file ending in EXT (encode.WriteHook).
+func killAtWrite(spec string) {
+	var ext, stage string
+	var n int
+	if _, err := fmt.Sscanf(spec, "%s %s %d", &ext, &stage, &n); err != nil {
+		return
+	}
+	var mu sync.Mutex
+	encode.WriteHook = func(path, st string) {
+		if st != stage || !strings.HasSuffix(path, ext) {
+			return
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		if n--; n == 0 {
+			syscall.Kill(os.Getpid(), syscall.SIGKILL)
+			select {} // the signal is on its way
+		}
+	}
 }
 
 // writeQuickConfig writes the tests' run config (trainingtest.QuickConfig).
@@ -142,6 +167,37 @@ func TestTrainKilled(t *testing.T) {
 		t.Logf("round %d: killed; step %d, %d samples, %d games", round, step, samples, games)
 		if step < last {
 			t.Fatalf("round %d: the step went back from %d to %d", round, last, step)
+		}
+		last = step
+	}
+	// kills that land in the middle of checkpoint and sample writes (the
+	// random ones above land mostly in self-play)
+	for _, at := range []string{".ckpt write 1", ".samples commit 2", ".ckpt commit 2", ".samples write 3"} {
+		cmd := exec.Command(os.Args[0], "train", "-run", dir, "-config", cfg, "-metrics-addr", "off", "-quiet")
+		cmd.Env = append(os.Environ(), "CHUZERO_MAIN=1", "CHUZERO_KILL_AT="+at)
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+		var err error
+		select {
+		case err = <-done:
+		case <-time.After(2 * time.Minute): // a guard: the write comes within seconds
+			cmd.Process.Kill()
+			<-done
+			t.Fatalf("%s: the process never reached that write\n%s", at, stderr.String())
+		}
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
+			t.Fatalf("%s: the process did not die at the write: %v\n%s", at, err, stderr.String())
+		}
+		step, samples, games := checkRun(t, dir)
+		t.Logf("killed at %s: step %d, %d samples, %d games", at, step, samples, games)
+		if step < last {
+			t.Fatalf("%s: the step went back from %d to %d", at, last, step)
 		}
 		last = step
 	}
