@@ -22,7 +22,7 @@ func TestNonRegularFiles(t *testing.T) {
 	if code, _, errs := runCmd("train", "-run", dir, "-config", cfg, "-max-steps", "1", "-metrics-addr", "off", "-quiet"); code != 0 {
 		t.Fatalf("train: %s", errs)
 	}
-	run := checkpoints.Run{Dir: dir}
+	run := checkpoints.RunAt(dir, "")
 	fifos := []string{
 		filepath.Join(run.Samples(), "zz-fifo"+encode.SampleFileExt),
 		filepath.Join(run.Checkpoints(), checkpoints.Name(999)+checkpoints.Ext),
@@ -56,7 +56,7 @@ func TestQuarantineAndCopies(t *testing.T) {
 	if code, _, errs := runCmd("train", "-run", dir, "-config", cfg, "-max-steps", "1", "-metrics-addr", "off", "-quiet"); code != 0 {
 		t.Fatalf("train: %s", errs)
 	}
-	run := checkpoints.Run{Dir: dir}
+	run := checkpoints.RunAt(dir, "")
 	files, _ := filepath.Glob(filepath.Join(run.Samples(), "*"+encode.SampleFileExt))
 	if len(files) < 2 {
 		t.Fatalf("%d sample files", len(files))

@@ -68,7 +68,7 @@ func TestReportLearning(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := t.TempDir()
-			run := checkpoints.Run{Dir: dir}
+			run := checkpoints.RunAt(dir, "")
 			if err := os.WriteFile(run.Learning(), []byte(tt.table), 0o644); err != nil {
 				t.Fatal(err)
 			}

@@ -18,7 +18,7 @@ func TestLearningTable(t *testing.T) {
 		t.Fatal("a run without learning.txt shows a learning probe")
 	}
 	table := "learning probe: 400 held-out positions\nraw policy <1>   0  50.0%\n"
-	if err := os.WriteFile(checkpoints.Run{Dir: dir}.Learning(), []byte(table), 0o644); err != nil {
+	if err := os.WriteFile(checkpoints.RunAt(dir, "").Learning(), []byte(table), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if code, _, body := get(t, s, "/"); code != 200 || !strings.Contains(body, "raw policy &lt;1&gt;   0  50.0%") {
