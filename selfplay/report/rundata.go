@@ -13,7 +13,7 @@ import (
 
 	"chuzero/checkpoints"
 	"chuzero/selfplay"
-	"chuzero/selfplay/training"
+	"chuzero/selfplay/runconfig"
 )
 
 // maxWarnings is how many warnings a Summary keeps word for word; the
@@ -111,7 +111,7 @@ func readRun(run checkpoints.Run) (*runData, error) {
 // readConfig takes the variant and the resignation threshold from
 // config.json, if there is one.
 func (d *runData) readConfig(run checkpoints.Run) error {
-	c, err := training.ReadConfig(run)
+	c, err := runconfig.Read(run)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
 		return nil

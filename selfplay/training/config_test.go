@@ -5,10 +5,12 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"chuzero/checkpoints"
 	"chuzero/rules"
+	"chuzero/selfplay/runconfig"
 )
 
 // TestOldConfigLoads: a config.json written before the sections embedded
@@ -120,8 +122,32 @@ func TestProgressPliesFollowsCap(t *testing.T) {
 		cfg.Self.MaxPlies, cfg.Model.ProgressPlies = c.cap, c.key
 		rc := rules.DefaultConfig(rules.Sho)
 		rc.MaxPlies = c.rulesMax
-		if got := cfg.encodeOptions(rc).ProgressPlies; got != c.want {
+		if got := cfg.EncodeOptions(rc).ProgressPlies; got != c.want {
 			t.Errorf("cap %d, key %d, rules %d: progress plies %d, want %d", c.cap, c.key, c.rulesMax, got, c.want)
 		}
+	}
+}
+
+// TestConfigReadLight: what the trainer writes to config.json, the light
+// reader (runconfig.Read) reads with the same sections, the train
+// section kept whole; a config with the train section typed reads back
+// equal.
+func TestConfigReadLight(t *testing.T) {
+	run := checkpoints.Run{Dir: t.TempDir()}
+	cfg := Default(rules.Sho)
+	cfg.Seed, cfg.Self.MaxPlies, cfg.Train.Batch = 9, 222, 48
+	if err := cfg.Write(run); err != nil {
+		t.Fatal(err)
+	}
+	light, err := runconfig.Read(run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if light.Variant != "sho" || light.Seed != 9 || light.Self.MaxPlies != 222 || !strings.Contains(string(light.Train), `"batch":48`) {
+		t.Errorf("light read: %+v, train %s", light, light.Train)
+	}
+	full, err := ReadConfig(run)
+	if err != nil || full.Train.Batch != 48 || full.Self.MaxPlies != 222 || len(full.Config.Train) != 0 {
+		t.Errorf("full read: batch %d max_plies %d raw train %q (%v)", full.Train.Batch, full.Self.MaxPlies, full.Config.Train, err)
 	}
 }

@@ -12,7 +12,6 @@ import (
 	"chuzero/model"
 	"chuzero/rules"
 	"chuzero/selfplay"
-	"chuzero/selfplay/arena"
 	"chuzero/selfplay/transport/natsjs"
 )
 
@@ -179,7 +178,7 @@ func (n *natsTrainer) publishEntry(e checkpoints.Entry) {
 // publishPromotions chains the publication of each new best onto the
 // judge's Promote (gating): the workers get it at the promotion itself,
 // not at the next checkpoint.
-func (n *natsTrainer) publishPromotions(judge *arena.Judge) {
+func (n *natsTrainer) publishPromotions(judge *Judge) {
 	prev := judge.Promote
 	judge.Promote = func(best checkpoints.Entry) error {
 		var err error

@@ -100,7 +100,7 @@ func (n *Networks) Lookup(ref string) (mcts.Evaluator, string, checkpoints.Entry
 	return b, e.Name, e, nil
 }
 
-// Evaluator implements arena.Networks.
+// Evaluator implements MatchNetworks.
 func (n *Networks) Evaluator(e checkpoints.Entry) (mcts.Evaluator, error) {
 	ev, _, _, err := n.Lookup(e.Path)
 	return ev, err

@@ -65,10 +65,10 @@ func TestJudgeWiring(t *testing.T) {
 	}
 	five, _ := store.Find("5")
 	cand, _ := store.Find("20")
-	if err := j.OnEval(arena.EvalResult{Checkpoint: five, Opponent: "greedy", Score: arena.Score{Wins: 3, Draws: 1}, Elo: math.Inf(1), EloLow: 10, EloHigh: math.Inf(1)}); err != nil {
+	if err := j.OnEval(EvalResult{Checkpoint: five, Opponent: "greedy", Score: arena.Score{Wins: 3, Draws: 1}, Elo: math.Inf(1), EloLow: 10, EloHigh: math.Inf(1)}); err != nil {
 		t.Fatal(err)
 	}
-	if err := j.OnGate(arena.GateResult{Candidate: cand, Best: five, Score: arena.Score{Wins: 4}, LLR: 3, Decision: "accept"}); err != nil {
+	if err := j.OnGate(GateResult{Candidate: cand, Best: five, Score: arena.Score{Wins: 4}, LLR: 3, Decision: "accept"}); err != nil {
 		t.Fatal(err)
 	}
 	evals, _, _ := checkpoints.ReadLog[checkpoints.EvalEntry](checkpoints.Run{Dir: dir}, checkpoints.EvalLog)
@@ -160,7 +160,7 @@ func TestNatsPublishesPromotion(t *testing.T) {
 		order = append(order, "publish "+e.Name)
 		return nil
 	}}
-	judge := &arena.Judge{Promote: func(e checkpoints.Entry) error { order = append(order, "self-play "+e.Name); return nil }}
+	judge := &Judge{Promote: func(e checkpoints.Entry) error { order = append(order, "self-play "+e.Name); return nil }}
 	n.p, n.ctx = &proc{log: slog.New(slog.DiscardHandler)}, context.Background()
 	n.publishPromotions(judge)
 	for _, step := range []int64{10, 10, 20} {

@@ -1,5 +1,9 @@
 // Package training is a training run as a library: the run's config (the
-// embedded defaults, the run directory's config.json, a config file), and
+// embedded defaults, the run directory's config.json, a config file; its
+// schema is package runconfig's with the trainer's section typed), the
+// run's decisions (the judge: evaluation against anchors, SPRT gating and
+// promotion, in judge.go; the run-wide resignation threshold over NATS,
+// in resign.go), and
 // the three processes a run is made of, each built from that config and
 // run until a context ends:
 //
@@ -12,8 +16,7 @@
 //
 // Each wires the pieces of the packages below it: the checkpoint store
 // (checkpoints), the training loop and the batching network evaluator
-// (model), the game runner (selfplay), the judge (arena: evaluation and
-// gating), the transport of batches (transport, natsjs), the logs
+// (model), the game runner (selfplay), the matches (arena), the transport of batches (transport, natsjs), the logs
 // (report) and the Prometheus metrics (Metrics). A command parses flags
 // into Options and calls New*, Run and Close; so can a test or a service.
 package training

@@ -7,7 +7,6 @@ import (
 
 	"chuzero/checkpoints"
 	"chuzero/model"
-	"chuzero/selfplay/arena"
 )
 
 // trainSide is the training half of a run, shared by "train" and
@@ -17,7 +16,7 @@ import (
 type trainSide struct {
 	store *checkpoints.Store
 	loop  *model.Loop
-	judge *arena.Judge
+	judge *Judge
 	// obs is shown checkpoints and steps.
 	obs Observer
 	// afterCheckpoint, if set, runs after each new checkpoint has been

@@ -16,7 +16,7 @@ import (
 	"chuzero/checkpoints"
 	"chuzero/rules"
 	"chuzero/selfplay"
-	"chuzero/selfplay/training"
+	"chuzero/selfplay/runconfig"
 )
 
 // runConfig is what the pages read of config.json: the file, indented,
@@ -46,7 +46,7 @@ func readRunConfig(run checkpoints.Run) runConfig {
 	if json.Indent(&buf, b, "", "  ") == nil {
 		c.text = buf.String()
 	}
-	cfg, err := training.ReadConfig(run)
+	cfg, err := runconfig.Read(run)
 	if err == nil {
 		c.variant = cfg.Variant
 		c.rules, err = cfg.RulesConfig()

@@ -1,4 +1,4 @@
-package arena
+package runconfig
 
 import (
 	"errors"
@@ -69,11 +69,6 @@ func (c EvalConfig) Validate() error {
 	return nil
 }
 
-// SPRT returns the gating test.
-func (c GatingConfig) SPRT() *SPRT {
-	return &SPRT{Elo0: c.Elo0, Elo1: c.Elo1, Alpha: c.Alpha, Beta: c.Beta}
-}
-
 // Validate reports a bad setting (none when gating is off).
 func (c GatingConfig) Validate() error {
 	if !c.Enabled {
@@ -82,7 +77,7 @@ func (c GatingConfig) Validate() error {
 	if c.Games < 2 || c.Simulations < 1 || c.Concurrency < 0 || c.Threads < 0 {
 		return errors.New("gating: games must be at least 2, simulations at least 1")
 	}
-	return c.SPRT().Validate()
+	return nil // the SPRT's bounds are checked where it is built (selfplay/training)
 }
 
 // The evaluation's anchors: "first" (the run's first checkpoint, pinned as
@@ -97,12 +92,12 @@ func ValidAnchor(a string) bool {
 	case "first", "previous", "greedy", "random", "hachu":
 		return true
 	}
-	_, ok := abAnchorDepth(a)
+	_, ok := AnchorDepth(a)
 	return ok
 }
 
-// abAnchorDepth reads "abN" (N in 1..9).
-func abAnchorDepth(a string) (int, bool) {
+// AnchorDepth reads "abN" (N in 1..9).
+func AnchorDepth(a string) (int, bool) {
 	d, err := strconv.Atoi(strings.TrimPrefix(a, "ab"))
 	if !strings.HasPrefix(a, "ab") || err != nil || d < 1 || d > 9 {
 		return 0, false

@@ -1,4 +1,4 @@
-package arena
+package training
 
 import (
 	"context"
@@ -11,12 +11,14 @@ import (
 	"chuzero/checkpoints"
 	"chuzero/mcts"
 	"chuzero/rules"
+	"chuzero/selfplay/arena"
+	"chuzero/selfplay/runconfig"
 )
 
-// Networks are the checkpoints of one evaluation or gating match, loaded
+// MatchNetworks are the checkpoints of one evaluation or gating match, loaded
 // as evaluators (batched across the match's concurrent games); Close
 // frees them.
-type Networks interface {
+type MatchNetworks interface {
 	Evaluator(e checkpoints.Entry) (mcts.Evaluator, error)
 	Close()
 }
@@ -24,8 +26,8 @@ type Networks interface {
 // EvalResult is one evaluation match of a checkpoint against an anchor.
 type EvalResult struct {
 	Checkpoint checkpoints.Entry
-	Opponent   string // the anchor's name: "first", "greedy", "hachu-d1", ...
-	Score      Score  // of the checkpoint
+	Opponent   string      // the anchor's name: "first", "greedy", "hachu-d1", ...
+	Score      arena.Score // of the checkpoint
 	Elo        float64
 	EloLow     float64 // 95% interval
 	EloHigh    float64
@@ -34,7 +36,7 @@ type EvalResult struct {
 // GateResult is one gating decision.
 type GateResult struct {
 	Candidate, Best checkpoints.Entry
-	Score           Score // of the candidate
+	Score           arena.Score // of the candidate
 	LLR             float64
 	Decision        string // "accept" (promoted), "reject", "inconclusive"
 }
@@ -48,14 +50,14 @@ func (g GateResult) Promoted() bool { return g.Decision == "accept" }
 // checkpoint against the best by SPRT and promotes the winner. It plays on
 // its own networks and goroutines; what it finds goes to the callbacks.
 type Judge struct {
-	Eval   EvalConfig
-	Gating GatingConfig
+	Eval   runconfig.EvalConfig
+	Gating runconfig.GatingConfig
 	Rules  rules.Config
 	Dir    checkpoints.Run
 	Store  *checkpoints.Store
 	// Networks opens the networks of one match, batching up to batch
 	// positions with threads goroutines per layer.
-	Networks func(batch, threads int) (Networks, error)
+	Networks func(batch, threads int) (MatchNetworks, error)
 	Log      *slog.Logger
 	// LastEvaluated is the step of the last evaluated checkpoint (-1:
 	// none); the judge does not evaluate it again.
@@ -182,4 +184,17 @@ func (j *Judge) setBest(e checkpoints.Entry, promote bool) error {
 		return j.Promote(e)
 	}
 	return nil
+}
+
+// gatingSPRT returns the gating test of c.
+func gatingSPRT(c runconfig.GatingConfig) *arena.SPRT {
+	return &arena.SPRT{Elo0: c.Elo0, Elo1: c.Elo1, Alpha: c.Alpha, Beta: c.Beta}
+}
+
+// validateGating checks the gating section, its SPRT included.
+func validateGating(c runconfig.GatingConfig) error {
+	if err := c.Validate(); err != nil || !c.Enabled {
+		return err
+	}
+	return gatingSPRT(c).Validate()
 }

@@ -1,4 +1,4 @@
-package arena
+package training
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"chuzero/encode"
 	"chuzero/mcts"
 	"chuzero/rules"
+	"chuzero/selfplay/runconfig"
 )
 
 // fakeNets plays every checkpoint with a random evaluator of its own.
@@ -37,11 +38,11 @@ func testJudge(t *testing.T, steps ...int64) (*Judge, *int) {
 	var opened, closed int
 	rc := rules.DefaultConfig(rules.Sho)
 	rc.MaxPlies = 60
-	j := &Judge{Eval: EvalConfig{Interval: encode.Duration(time.Hour), Games: 2, Simulations: 4,
+	j := &Judge{Eval: runconfig.EvalConfig{Interval: encode.Duration(time.Hour), Games: 2, Simulations: 4,
 		Anchors: []string{"first", "previous", "greedy", "random", "ab1", "hachu"}, Concurrency: 2, OpeningPly: 2},
-		Gating: GatingConfig{Enabled: true, Games: 6, Simulations: 4, Elo1: 300, Alpha: 0.1, Beta: 0.1, Concurrency: 2},
+		Gating: runconfig.GatingConfig{Enabled: true, Games: 6, Simulations: 4, Elo1: 300, Alpha: 0.1, Beta: 0.1, Concurrency: 2},
 		Rules:  rc, Dir: run, Store: store, LastEvaluated: -1,
-		Networks: func(int, int) (Networks, error) { opened++; return fakeNets{&opened, &closed}, nil }}
+		Networks: func(int, int) (MatchNetworks, error) { opened++; return fakeNets{&opened, &closed}, nil }}
 	if err := j.Open(); err != nil {
 		t.Fatal(err)
 	}
@@ -114,26 +115,26 @@ func TestJudge(t *testing.T) {
 
 func TestEvalConfigValidate(t *testing.T) {
 	for _, tc := range []struct {
-		mod func(*EvalConfig)
+		mod func(*runconfig.EvalConfig)
 		ok  bool
 	}{
-		{func(*EvalConfig) {}, true},
-		{func(c *EvalConfig) { c.Anchors = []string{"ab9", "previous"} }, true},
-		{func(c *EvalConfig) { c.Anchors = []string{"ab10"} }, false},
-		{func(c *EvalConfig) { c.Anchors = []string{"stockfish"} }, false},
-		{func(c *EvalConfig) { c.Games = 1 }, false},
-		{func(c *EvalConfig) { c.Interval = 0; c.Games = 0 }, true},
-		{func(c *EvalConfig) { c.Threads = -1 }, false},
+		{func(*runconfig.EvalConfig) {}, true},
+		{func(c *runconfig.EvalConfig) { c.Anchors = []string{"ab9", "previous"} }, true},
+		{func(c *runconfig.EvalConfig) { c.Anchors = []string{"ab10"} }, false},
+		{func(c *runconfig.EvalConfig) { c.Anchors = []string{"stockfish"} }, false},
+		{func(c *runconfig.EvalConfig) { c.Games = 1 }, false},
+		{func(c *runconfig.EvalConfig) { c.Interval = 0; c.Games = 0 }, true},
+		{func(c *runconfig.EvalConfig) { c.Threads = -1 }, false},
 	} {
-		c := DefaultEvalConfig()
+		c := runconfig.DefaultEvalConfig()
 		tc.mod(&c)
 		if err := c.Validate(); (err == nil) != tc.ok {
 			t.Errorf("%+v: %v, want ok %v", c, err, tc.ok)
 		}
 	}
-	g := DefaultGatingConfig()
+	g := runconfig.DefaultGatingConfig()
 	g.Enabled, g.Elo0 = true, 50
-	if g.Validate() == nil {
+	if validateGating(g) == nil {
 		t.Error("an SPRT with elo0 above elo1 was accepted")
 	}
 }

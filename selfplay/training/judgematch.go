@@ -1,4 +1,4 @@
-package arena
+package training
 
 import (
 	"context"
@@ -7,12 +7,14 @@ import (
 	"chuzero/checkpoints"
 	"chuzero/mcts"
 	"chuzero/rules"
+	"chuzero/selfplay/arena"
+	"chuzero/selfplay/runconfig"
 )
 
 // match plays a match of cfg between entrants and returns the standings.
-func (j *Judge) match(ctx context.Context, cfg Config, entrants ...Entrant) (*Standings, error) {
+func (j *Judge) match(ctx context.Context, cfg arena.Config, entrants ...arena.Entrant) (*arena.Standings, error) {
 	cfg.Rules, cfg.Log = j.Rules, j.Log
-	m, err := New(cfg, entrants...)
+	m, err := arena.New(cfg, entrants...)
 	if err != nil {
 		return nil, err
 	}
@@ -21,8 +23,8 @@ func (j *Judge) match(ctx context.Context, cfg Config, entrants ...Entrant) (*St
 
 // openNetworks opens the networks of a match of concurrency games and
 // the evaluators of entries in them; the caller closes the networks.
-func (j *Judge) openNetworks(concurrency, threads int, entries ...checkpoints.Entry) (Networks, []mcts.Evaluator, error) {
-	nets, err := j.Networks(MatchBatch(concurrency), threads)
+func (j *Judge) openNetworks(concurrency, threads int, entries ...checkpoints.Entry) (MatchNetworks, []mcts.Evaluator, error) {
+	nets, err := j.Networks(arena.MatchBatch(concurrency), threads)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -59,8 +61,8 @@ func (j *Judge) gate(ctx context.Context, cand checkpoints.Entry) error {
 		bestName += "-best"
 	}
 	j.Log.Info("gating", "candidate", candName, "best", bestName)
-	cfg := Config{Games: g.Games, Concurrency: g.Concurrency, Seed: uint64(cand.Step), SPRT: g.SPRT(), Dir: j.Dir.Gating(cand.Name), Event: "gating"}
-	st, err := j.match(ctx, cfg, NewSearcher(candName, ce, b), NewSearcher(bestName, be, b))
+	cfg := arena.Config{Games: g.Games, Concurrency: g.Concurrency, Seed: uint64(cand.Step), SPRT: gatingSPRT(g), Dir: j.Dir.Gating(cand.Name), Event: "gating"}
+	st, err := j.match(ctx, cfg, arena.NewSearcher(candName, ce, b), arena.NewSearcher(bestName, be, b))
 	if err != nil {
 		return err
 	}
@@ -68,7 +70,7 @@ func (j *Judge) gate(ctx context.Context, cand checkpoints.Entry) error {
 		return ctx.Err() // cut short: no decision
 	}
 	res := GateResult{Candidate: cand, Best: best, Score: st.Score(0, 1), LLR: st.SPRT.LLR,
-		Decision: map[Decision]string{AcceptH1: "accept", AcceptH0: "reject", Continue: "inconclusive"}[st.SPRT.Decision]}
+		Decision: map[arena.Decision]string{arena.AcceptH1: "accept", arena.AcceptH0: "reject", arena.Continue: "inconclusive"}[st.SPRT.Decision]}
 	j.Log.Info("gating decision", "candidate", cand.Name, "best", best.Name, "score", res.Score.String(), "llr", res.LLR, "decision", res.Decision)
 	if res.Promoted() {
 		if err := j.setBest(cand, true); err != nil {
@@ -92,7 +94,7 @@ func (j *Judge) evaluate(ctx context.Context, latest checkpoints.Entry) error {
 	defer nets.Close()
 	le := evs[0]
 	b := mcts.Budget{Simulations: ev.Simulations}
-	me := NewSearcher(latest.Name, le, b)
+	me := arena.NewSearcher(latest.Name, le, b)
 	for _, a := range ev.Anchors {
 		opp, err := j.anchor(a, latest, nets, b)
 		if err != nil {
@@ -101,7 +103,7 @@ func (j *Judge) evaluate(ctx context.Context, latest checkpoints.Entry) error {
 		if opp == nil {
 			continue
 		}
-		cfg := Config{Games: ev.Games, Concurrency: ev.Concurrency, Seed: uint64(latest.Step), OpeningPlies: ev.OpeningPly,
+		cfg := arena.Config{Games: ev.Games, Concurrency: ev.Concurrency, Seed: uint64(latest.Step), OpeningPlies: ev.OpeningPly,
 			Dir: j.Dir.Eval(latest.Name + "-vs-" + opp.Name()), Event: "evaluation"}
 		st, err := j.match(ctx, cfg, me, opp)
 		if err != nil {
@@ -111,9 +113,9 @@ func (j *Judge) evaluate(ctx context.Context, latest checkpoints.Entry) error {
 			return ctx.Err()
 		}
 		res := EvalResult{Checkpoint: latest, Opponent: opp.Name(), Score: st.Score(0, 1)}
-		res.Elo, res.EloLow, res.EloHigh = EloInterval(res.Score)
+		res.Elo, res.EloLow, res.EloHigh = arena.EloInterval(res.Score)
 		j.Log.Info("evaluation", "checkpoint", latest.Name, "opponent", opp.Name(), "score", res.Score.String(),
-			"elo", FormatElo(res.Elo), "low", FormatElo(res.EloLow), "high", FormatElo(res.EloHigh))
+			"elo", arena.FormatElo(res.Elo), "low", arena.FormatElo(res.EloLow), "high", arena.FormatElo(res.EloHigh))
 		if j.OnEval != nil {
 			if err := j.OnEval(res); err != nil {
 				return err
@@ -127,12 +129,12 @@ func (j *Judge) evaluate(ctx context.Context, latest checkpoints.Entry) error {
 // anchor returns the entrant of anchor a for evaluating latest, or nil
 // when it does not apply (the checkpoint is the anchor itself, or the
 // variant or machine lacks it).
-func (j *Judge) anchor(a string, latest checkpoints.Entry, nets Networks, b mcts.Budget) (Entrant, error) {
+func (j *Judge) anchor(a string, latest checkpoints.Entry, nets MatchNetworks, b mcts.Budget) (arena.Entrant, error) {
 	switch a {
 	case "greedy":
-		return Greedy{}, nil
+		return arena.Greedy{}, nil
 	case "random":
-		return Random{}, nil
+		return arena.Random{}, nil
 	case "first", "previous":
 		e, err := j.Dir.Pinned(a)
 		if err != nil || e.Step == latest.Step {
@@ -142,18 +144,18 @@ func (j *Judge) anchor(a string, latest checkpoints.Entry, nets Networks, b mcts
 		if err != nil {
 			return nil, err
 		}
-		return NewSearcher(a, ev, b), nil
+		return arena.NewSearcher(a, ev, b), nil
 	case "hachu":
 		if j.Rules.Variant != rules.Chu {
 			return nil, nil // Debian's HaChu 0.21 plays Chu only (its Sho setup fails)
 		}
-		if _, err := LookPath("hachu"); err != nil {
+		if _, err := arena.LookPath("hachu"); err != nil {
 			return nil, nil
 		}
-		return &CECPClient{Label: fmt.Sprintf("hachu-d%d", j.Eval.HaChuDepth), Command: []string{"hachu"}, Depth: j.Eval.HaChuDepth}, nil
+		return &arena.CECPClient{Label: fmt.Sprintf("hachu-d%d", j.Eval.HaChuDepth), Command: []string{"hachu"}, Depth: j.Eval.HaChuDepth}, nil
 	}
-	if d, ok := abAnchorDepth(a); ok {
-		return AlphaBeta{Depth: d}, nil
+	if d, ok := runconfig.AnchorDepth(a); ok {
+		return arena.AlphaBeta{Depth: d}, nil
 	}
 	return nil, fmt.Errorf("eval: unknown anchor %q", a)
 }
