@@ -11,7 +11,6 @@ import (
 	"chuzero/checkpoints"
 	"chuzero/model"
 	"chuzero/rules"
-	"chuzero/selfplay"
 	"chuzero/selfplay/transport/natsjs"
 )
 
@@ -198,8 +197,9 @@ func (n *natsTrainer) calibrateResign() error {
 	if err != nil {
 		return err
 	}
-	n.t.Resign = selfplay.NewResignCalibrator(spc)
-	return n.t.SeedResign(n.ctx)
+	r := newRunResign(spc, n.p.run, n.t.PublishResign, n.p.log)
+	n.t.OnRecords = r.add
+	return r.seed(n.ctx)
 }
 
 // close closes the connection and the server.

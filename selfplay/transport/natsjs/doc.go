@@ -6,8 +6,8 @@
 // sample file and record file in parts (see message.go for the headers);
 // a durable consumer "trainer" on it; a key-value bucket chuzero_<run>
 // with the keys "config" (the run's config.json), "network" (the
-// current network) and "resign" (the run-wide resignation threshold, see
-// resign.go); and an object store chuzero_<run>_networks with the
+// current network) and "resign" (the run-wide resignation threshold, which the trainer
+// process decides and this package only carries: resign.go); and an object store chuzero_<run>_networks with the
 // newest networks.
 //
 // A worker (NewWorker) writes each batch to its outbox, publishes it with

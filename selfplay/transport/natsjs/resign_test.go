@@ -3,6 +3,7 @@ package natsjs
 import (
 	"bytes"
 	"context"
+	"sync"
 	"testing"
 	"time"
 
@@ -10,19 +11,15 @@ import (
 	"chuzero/selfplay"
 )
 
-// TestRunResignThreshold: the trainer calibrates the resignation
-// threshold from the games of the batches it writes and publishes it; a
-// worker following the key gets the value a calibrator of the same
-// records finds; a restarted trainer, seeded from its run directory,
-// goes on with the same value.
-func TestRunResignThreshold(t *testing.T) {
+// TestResignTransport: the trainer hands the records of every batch it
+// writes to OnRecords, and a threshold it publishes reaches a worker
+// following the key; the calibration itself is selfplay/training's.
+func TestResignTransport(t *testing.T) {
 	s := startServer(t, t.TempDir(), 0)
 	defer stopServer(s)
 	ctx := context.Background()
 	cfg := testConfig(s.ClientURL())
 	spc := selfPlayConfig(t, 7)
-	spc.NoResignFraction, spc.ResignMinGames = 1, 2
-	spc.ResignCeiling = 0.9 // not the ceiling: the games decide
 	var c capture
 	r, err := selfplay.New(spc, mcts.Random{Seed: 7}, "random")
 	if err != nil {
@@ -32,22 +29,20 @@ func TestRunResignThreshold(t *testing.T) {
 	if err := r.Run(ctx, 4); err != nil {
 		t.Fatal(err)
 	}
-	ref := selfplay.NewResignCalibrator(spc)
-	want := 0.0
+	want := 0
 	for _, b := range c.batches {
 		recs, err := selfplay.DecodeRecords(bytes.NewReader(b.Records), b.Name)
 		if err != nil {
 			t.Fatal(err)
 		}
-		for i := range recs {
-			if th, ok := ref.Add(&recs[i]); ok {
-				want = th
-			}
-		}
+		want += len(recs)
 	}
 	tdir := t.TempDir()
 	tr := newTrainer(t, cfg, tdir, nil)
-	tr.Resign = selfplay.NewResignCalibrator(spc)
+	defer tr.Close()
+	var mu sync.Mutex
+	handed := 0
+	tr.OnRecords = func(_ context.Context, recs []selfplay.Record) { mu.Lock(); handed += len(recs); mu.Unlock() }
 	stop := receive(tr)
 	w := newWorker(t, cfg, nil)
 	defer w.Close()
@@ -59,21 +54,19 @@ func TestRunResignThreshold(t *testing.T) {
 	publishAll(t, w, c.batches)
 	haveBatches(t, tdir, len(c.batches))
 	stop()
-	tr.Close()
-	last := 2.0
-	for timeout := time.After(guard); last != want; {
-		select {
-		case last = <-got:
-		case <-timeout:
-			t.Fatalf("the worker got %v, want the run's %v", last, want)
-		}
+	if mu.Lock(); handed != want {
+		t.Errorf("OnRecords got %d records, want the batches' %d", handed, want)
 	}
-	t.Logf("run-wide threshold %v over %d games", want, len(c.batches))
-
-	tr = newTrainer(t, cfg, tdir, nil)
-	defer tr.Close()
-	tr.Resign = selfplay.NewResignCalibrator(spc)
-	if err := tr.SeedResign(ctx); err != nil || tr.resignPublish != want {
-		t.Errorf("restarted trainer: threshold %v (%v), want %v", tr.resignPublish, err, want)
+	mu.Unlock()
+	if err := tr.PublishResign(ctx, -0.42); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case th := <-got:
+		if th != -0.42 {
+			t.Errorf("the worker got %v, want -0.42", th)
+		}
+	case <-time.After(guard):
+		t.Fatal("the worker never got the published threshold")
 	}
 }

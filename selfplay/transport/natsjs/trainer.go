@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"math"
 	"os"
 	"sort"
 	"time"
@@ -58,10 +57,11 @@ type Trainer struct {
 	// RetryDelay is how long the parts of a batch the trainer could not
 	// hold or finish wait in the stream before they come again (1 min).
 	RetryDelay time.Duration
-	// Resign, if set before Receive, calibrates the run-wide resignation
-	// threshold from the records of every batch written (see resign.go).
-	Resign        *selfplay.ResignCalibrator
-	resignPublish float64 // the threshold last published (NaN: none)
+	// OnRecords, if set before Receive, is called on the receiving
+	// goroutine with the game records of every new batch written (not a
+	// duplicate's): the trainer process calibrates the run's resignation
+	// threshold from them.
+	OnRecords func(ctx context.Context, recs []selfplay.Record)
 }
 
 // NewTrainer connects for the trainer of run directory run, whose samples
@@ -77,8 +77,7 @@ func NewTrainer(ctx context.Context, cfg Config, run checkpoints.Run, v rules.Va
 		return nil, err
 	}
 	t := &Trainer{client: c, variant: v, spec: spec, assembling: map[string]*assembly{}, AssembleTimeout: 10 * time.Minute,
-		MaxAssemblies: 256, MaxAssemblyBytes: 512 << 20, MaxWorkerAssemblies: 8, openByWorker: map[string]int{}, RetryDelay: time.Minute,
-		resignPublish: math.NaN()}
+		MaxAssemblies: 256, MaxAssemblyBytes: 512 << 20, MaxWorkerAssemblies: 8, openByWorker: map[string]int{}, RetryDelay: time.Minute}
 	if t.run, err = transport.NewDir(run); err == nil {
 		err = t.setup(ctx)
 	}
@@ -181,7 +180,9 @@ func (t *Trainer) complete(ctx context.Context, a *assembly) {
 		} else {
 			t.m.consumedBatches.Inc()
 			t.m.workerGames.WithLabelValues(a.first.worker).Add(float64(b.Games))
-			t.calibrate(ctx, recs)
+			if t.OnRecords != nil {
+				t.OnRecords(ctx, recs)
+			}
 		}
 		t.m.workerSeen.WithLabelValues(a.first.worker).SetToCurrentTime()
 		for _, m := range a.msgs {
