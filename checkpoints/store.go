@@ -182,11 +182,22 @@ func (s *Store) Load(ref string) (*Checkpoint, Entry, error) {
 	return c, e, err
 }
 
+// Path returns where the store keeps the checkpoint named name (a
+// Name(step)); a name that is not one, such as a path, is an error, so
+// a name from elsewhere (a network published over NATS) cannot point
+// outside the store.
+func (s *Store) Path(name string) (string, error) {
+	if _, ok := parseName(name); !ok {
+		return "", fmt.Errorf("checkpoints: %q is not a checkpoint name (step-NNNNNNNNN)", name)
+	}
+	return filepath.Join(s.Dir, name+Ext), nil
+}
+
 // Save writes c as the checkpoint of its step (atomically; an existing
 // checkpoint of the same step is replaced).
 func (s *Store) Save(c *Checkpoint) (Entry, error) {
 	name := Name(c.Meta.Step)
-	path := filepath.Join(s.Dir, name+Ext)
+	path, _ := s.Path(name)
 	if err := WriteFile(path, c); err != nil {
 		return Entry{}, err
 	}

@@ -121,3 +121,20 @@ func FuzzDecode(f *testing.F) {
 		}
 	})
 }
+
+// TestStorePath: a checkpoint name maps into the store; anything else,
+// a path above all, is refused.
+func TestStorePath(t *testing.T) {
+	s, err := Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p, err := s.Path(Name(42)); err != nil || p != filepath.Join(s.Dir, "step-000000042"+Ext) {
+		t.Errorf("Path(%s) = %q, %v", Name(42), p, err)
+	}
+	for _, bad := range []string{"", "step-", "../step-000000001", "step-000000001/../../etc", "best", "step-0001", "step--00000001"} {
+		if p, err := s.Path(bad); err == nil {
+			t.Errorf("Path(%q) = %q, want an error", bad, p)
+		}
+	}
+}

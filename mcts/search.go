@@ -173,7 +173,7 @@ func (s *Search) value(req *encode.Request, k int) float64 {
 		v = max(-1, min(1, v+u*float64(req.Material)))
 	}
 	if l := s.cfg.Quiescence; l > 0 {
-		v = (1-l)*v + l*s.qv[k]
+		v = Blend(v, s.qv[k], l)
 	}
 	return v
 }
@@ -185,8 +185,7 @@ func (s *Search) quiesce(g *rules.Game, k int) {
 		return
 	}
 	if s.qs == nil || s.qs.Rules() != g.Rules() {
-		s.qs = qsearch.New(g.Rules(), s.cfg.QuiescenceDepth)
-		s.qs.Budget = int64(s.cfg.QuiescenceBudget)
+		s.qs = s.cfg.CaptureSearch(g.Rules())
 	}
 	s.qv[k] = s.qs.Scaled(g, s.cfg.QuiescenceScale)
 }

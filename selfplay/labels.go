@@ -4,7 +4,6 @@ import (
 	"math"
 
 	"chuzero/encode"
-	"chuzero/mcts/qsearch"
 	"chuzero/rules"
 )
 
@@ -109,9 +108,7 @@ func (gm *game) cappedValue(side rules.Color, search float64) float64 {
 	}
 	k := gm.cfg.CappedMaterialScale
 	if gm.cfg.CappedQuiescence {
-		q := qsearch.New(gm.g.Rules(), gm.cfg.Search.QuiescenceDepth)
-		q.Budget = int64(gm.cfg.Search.QuiescenceBudget)
-		v := q.Scaled(gm.g, k) // for the final position's side to move
+		v := gm.cfg.Search.CaptureSearch(gm.g.Rules()).Scaled(gm.g, k) // for the final position's side to move
 		return (1-w)*search + w*signFor(gm.g.Position().SideToMove(), side)*v
 	}
 	t := gm.tr

@@ -94,8 +94,7 @@ func probeConfig(cfg *training.Config, run checkpoints.Run, def probe.Config) (p
 	if err != nil {
 		return def, err
 	}
-	sc := sp.Search
-	def.QuiescenceDepth, def.QuiescenceBudget, def.QuiescenceScale = sc.QuiescenceDepth, sc.QuiescenceBudget, sc.QuiescenceScale
+	def.Search = sp.Search
 	if lc.Replay.HoldOut > 0 {
 		def.HeldOut = lc.Replay.HeldOut
 	}

@@ -188,11 +188,10 @@ func Prepare(samples []encode.Sample, spec *encode.Spec, cfg Config) ([]Position
 			return nil, fmt.Errorf("probe: game %d ply %d: %w", s.GameID, s.Ply, err)
 		}
 		if q == nil || q.Rules() != g.Rules() {
-			q = qsearch.New(g.Rules(), cfg.QuiescenceDepth)
-			q.Budget = int64(cfg.QuiescenceBudget)
+			q = cfg.Search.CaptureSearch(g.Rules())
 		}
 		p := Position{Sample: s, Pos: pos, History: hist, Moves: moves, Index: idx,
-			Capture: make([]int32, len(moves)), Value: q.Scaled(g, cfg.QuiescenceScale), Result: result(s.Outcome)}
+			Capture: make([]int32, len(moves)), Value: q.Scaled(g, cfg.Search.QuiescenceScale), Result: result(s.Outcome)}
 		p.Target = p.Result
 		if s.Truncated {
 			p.Target = float64(s.EndValue)

@@ -17,7 +17,7 @@ import (
 	"time"
 
 	"chuzero/encode"
-	"chuzero/mcts/qsearch"
+	"chuzero/mcts"
 )
 
 // Config sets which positions the probe reads and how it scores them.
@@ -28,10 +28,9 @@ type Config struct {
 	// HeldOut, if set, picks the games the positions come from (the
 	// trainer's hold-out); nil: every game.
 	HeldOut func(game uint64) bool
-	// The capture search, as the run's search sets it up.
-	QuiescenceDepth  int
-	QuiescenceBudget int
-	QuiescenceScale  float64
+	// Search is the run's search settings: the probe's capture search is
+	// theirs (Search.CaptureSearch, scaled by Search.QuiescenceScale).
+	Search mcts.Config
 	// Blunder is the material, in capture-search points ×100, a move must
 	// lose against the position's best capture-search move to count as
 	// dropping material.
@@ -40,11 +39,11 @@ type Config struct {
 	Bins int
 }
 
-// DefaultConfig returns every 9th ply, 400 positions, the default capture
-// search (depth qsearch.DefaultDepth, slope 3), a blunder of 2 points and
+// DefaultConfig returns every 9th ply, 400 positions, the default
+// search's capture search, a blunder of 2 points and
 // 5 calibration bins.
 func DefaultConfig() Config {
-	return Config{Every: 9, Positions: 400, Seed: 1, QuiescenceDepth: qsearch.DefaultDepth, QuiescenceScale: 3,
+	return Config{Every: 9, Positions: 400, Seed: 1, Search: mcts.DefaultConfig(),
 		Blunder: 200, Bins: 5}
 }
 

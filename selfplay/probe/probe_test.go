@@ -169,7 +169,7 @@ func TestMeasureKnownEvaluators(t *testing.T) {
 	if len(ps) < 40 {
 		t.Fatalf("only %d positions", len(ps))
 	}
-	best, err := Measure("oracle", &oracle{q: qsearch.New(sho, cfg.QuiescenceDepth)}, ps, cfg)
+	best, err := Measure("oracle", &oracle{q: qsearch.New(sho, cfg.Search.QuiescenceDepth)}, ps, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -184,7 +184,7 @@ func TestMeasureKnownEvaluators(t *testing.T) {
 	if math.Abs(best.CorrCapture-1) > 1e-6 {
 		t.Fatalf("the oracle's value is the capture value, correlation %v", best.CorrCapture)
 	}
-	worst, _ := Measure("worst", &oracle{worst: true, q: qsearch.New(sho, cfg.QuiescenceDepth)}, ps, cfg)
+	worst, _ := Measure("worst", &oracle{worst: true, q: qsearch.New(sho, cfg.Search.QuiescenceDepth)}, ps, cfg)
 	blunders := 0
 	for i := range ps {
 		lo := ps[i].Capture[0]

@@ -123,7 +123,7 @@ func (s *Server) position(ctx context.Context, sfen, ckpt string) (*PositionView
 		}
 		n := v.Network
 		n.Lambda = cfg.self.QuiescenceAt(e.Step)
-		n.Leaf = (1-n.Lambda)*float64(n.Value) + n.Lambda*v.Quiescence.Value
+		n.Leaf = mcts.Blend(float64(n.Value), v.Quiescence.Value, n.Lambda)
 	}
 	return v, nil
 }
@@ -131,8 +131,7 @@ func (s *Server) position(ctx context.Context, sfen, ckpt string) (*PositionView
 // quiescence runs the capture search of the run's search settings on
 // g's position.
 func quiescence(g *rules.Game, sc mcts.Config) *QuiescenceView {
-	q := qsearch.New(g.Rules(), sc.QuiescenceDepth)
-	q.Budget = int64(sc.QuiescenceBudget)
+	q := sc.CaptureSearch(g.Rules())
 	score := q.Value(g)
 	v := &QuiescenceView{Static: float64(q.Table.Balance(g.Position())) / 100, Score: float64(score) / 100,
 		Value: q.Table.Scaled(score, sc.QuiescenceScale), Nodes: q.Nodes}

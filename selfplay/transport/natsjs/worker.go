@@ -240,7 +240,10 @@ func watchKey(ctx context.Context, kv jetstream.KeyValue, key string, each func(
 // fetch puts network n into store: from the object store, unless the
 // store has it with the same digest.
 func (w *Worker) fetch(ctx context.Context, obs jetstream.ObjectStore, store *checkpoints.Store, n network) (checkpoints.Entry, error) {
-	path := filepath.Join(store.Dir, n.Name+checkpoints.Ext)
+	path, err := store.Path(n.Name)
+	if err != nil {
+		return checkpoints.Entry{}, err
+	}
 	if d, err := fileDigest(path); err == nil && d == n.Digest {
 		w.m.networkCacheHits.Inc()
 		return store.Find(path)
