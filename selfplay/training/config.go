@@ -5,6 +5,7 @@ import (
 	"runtime"
 
 	"chuzero/checkpoints"
+	"chuzero/checkpoints/atomicfile"
 	"chuzero/encode"
 	"chuzero/mcts"
 	"chuzero/model"
@@ -189,5 +190,5 @@ func (c *Config) Write(run checkpoints.Run) error {
 	if err != nil {
 		return err
 	}
-	return encode.WriteAtomic(run.Config(), append(data, '\n'))
+	return atomicfile.Write(run.Config(), append(data, '\n'))
 }
