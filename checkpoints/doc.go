@@ -1,7 +1,7 @@
 // Package checkpoints stores networks: named float32 tensors with their
 // shapes, and metadata (variant, rules, encode spec, architecture, training
 // step, parent, samples seen, creation time, optimizer), in a versioned
-// file with a SHA-256 trailer, written atomically (encode.Atomic); the
+// file with a SHA-256 trailer, written atomically (atomicfile.Writer); the
 // model package converts its weights to and from it. Store is a run's
 // checkpoint directory, and Run the layout of a whole run directory, which
 // every package asks for paths, with the checkpoints pinned against

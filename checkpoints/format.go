@@ -12,7 +12,7 @@ import (
 	"math"
 	"time"
 
-	"chuzero/encode"
+	"chuzero/checkpoints/atomicfile"
 )
 
 // File layout (little-endian):
@@ -176,9 +176,9 @@ func Decode(r io.Reader, name string) (*Checkpoint, error) {
 }
 
 // WriteFile writes c to path atomically: a temporary file in the same
-// directory, fsync, rename, fsync of the directory (encode.Atomic).
+// directory, fsync, rename, fsync of the directory (atomicfile.Writer).
 func WriteFile(path string, c *Checkpoint) error {
-	if err := encode.WriteAtomicFrom(path, func(w io.Writer) error { return Encode(w, c) }); err != nil {
+	if err := atomicfile.WriteFrom(path, func(w io.Writer) error { return Encode(w, c) }); err != nil {
 		return fmt.Errorf("checkpoints: %w", err)
 	}
 	return nil
@@ -186,7 +186,7 @@ func WriteFile(path string, c *Checkpoint) error {
 
 // ReadFile reads the checkpoint at path.
 func ReadFile(path string) (*Checkpoint, error) {
-	f, err := encode.OpenRegular(path)
+	f, err := atomicfile.OpenRegular(path)
 	if err != nil {
 		return nil, fmt.Errorf("checkpoints: %w", err)
 	}

@@ -10,7 +10,7 @@ import (
 	"sync"
 	"time"
 
-	"chuzero/encode"
+	"chuzero/checkpoints/atomicfile"
 )
 
 // The logs of a run (training steps, evaluation matches, gating
@@ -152,7 +152,7 @@ func ReadLog[T any](r Run, name string) (entries []T, damaged int, err error) {
 // last line and the decoding error) for every other non-blank line. A
 // missing file has no lines; an error reading the file is returned.
 func ScanLines[T any](path string, each func(T), bad func(line int, last bool, err error)) error {
-	f, err := encode.OpenRegular(path)
+	f, err := atomicfile.OpenRegular(path)
 	if os.IsNotExist(err) {
 		return nil
 	}

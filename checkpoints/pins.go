@@ -7,7 +7,7 @@ import (
 	"os"
 	"time"
 
-	"chuzero/encode"
+	"chuzero/checkpoints/atomicfile"
 )
 
 // Checkpoints that pruning must not take are pinned by copy: the anchors
@@ -48,7 +48,7 @@ func (r Run) SetBest(e Entry) (Entry, error) {
 		}
 	}
 	data, _ := json.Marshal(BestRecord{Name: e.Name, Step: e.Step, Time: time.Now().UTC()})
-	if err := encode.WriteAtomic(r.Best(), append(data, '\n')); err != nil {
+	if err := atomicfile.Write(r.Best(), append(data, '\n')); err != nil {
 		return Entry{}, fmt.Errorf("checkpoints: %w", err)
 	}
 	return Entry{Name: e.Name, Step: e.Step, Path: r.BestCheckpoint()}, nil
@@ -91,7 +91,7 @@ func copyFile(src, dst string) error {
 	if err != nil {
 		return fmt.Errorf("checkpoints: %w", err)
 	}
-	if err := encode.WriteAtomic(dst, data); err != nil {
+	if err := atomicfile.Write(dst, data); err != nil {
 		return fmt.Errorf("checkpoints: %w", err)
 	}
 	return nil

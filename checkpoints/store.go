@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"chuzero/encode"
+	"chuzero/checkpoints/atomicfile"
 )
 
 // Store is the checkpoint directory of a run: files named
@@ -51,7 +51,7 @@ func Open(dir string) (*Store, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("checkpoints: %w", err)
 	}
-	encode.RemoveTemps(dir, time.Minute) // a writer interrupted a while ago, not one at work
+	atomicfile.RemoveTemps(dir, time.Minute) // a writer interrupted a while ago, not one at work
 	return &Store{Dir: dir}, nil
 }
 
@@ -134,7 +134,7 @@ func (s *Store) Quarantine(e Entry) error {
 	if err := os.Rename(e.Path, e.Path+DamagedExt); err != nil {
 		return fmt.Errorf("checkpoints: %w", err)
 	}
-	return encode.SyncDir(s.Dir)
+	return atomicfile.SyncDir(s.Dir)
 }
 
 // Find resolves a checkpoint reference: "latest", a name

@@ -1,9 +1,10 @@
 // Package encode is the tensor contract between the rules and the network:
 // input planes, the policy index of every move, left-right mirroring, and
 // the versioned training-sample format. It uses plain []float32 and does not
-// import Gorgonia. It also holds the one atomic-file writer of the project
-// (Atomic, WriteAtomic: temporary file, fsync, mode 0644, rename, directory
-// fsync) and Duration, the duration type of config files.
+// import Gorgonia. Its files are written and opened as every run file is
+// (chuzero/checkpoints/atomicfile); the request an evaluator answers is
+// chuzero/mcts/eval's, and the duration type of config files is
+// chuzero/checkpoints/jsondur's.
 //
 // # Usage
 //
@@ -59,7 +60,7 @@
 // for the byte layout. Every chunk and the header and trailer carry a
 // CRC-32C; the reader reports damage as a *CorruptError with file, offset
 // and chunk, and never skips anything. Writers write to a temporary file,
-// fsync, rename and fsync the directory.
+// fsync, rename and fsync the directory (atomicfile.Writer).
 //
 // A record (little-endian), version 2 (RecordVersion; the file format in
 // the header is the version of every record in the file):

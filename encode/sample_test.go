@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"chuzero/checkpoints/atomicfile"
 	"chuzero/rules"
 )
 
@@ -346,5 +347,20 @@ func TestEncodeSampleFileMatchesWriter(t *testing.T) {
 	}
 	if !bytes.Equal(got, want) {
 		t.Fatalf("EncodeSampleFile: %d bytes differ from the %d the writer wrote", len(got), len(want))
+	}
+}
+
+// TestSampleFileMode: a sample file has the mode of every run file.
+func TestSampleFileMode(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "x"+SampleFileExt)
+	w, err := CreateSampleFile(p, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := os.Stat(p); err != nil || st.Mode().Perm() != atomicfile.Mode {
+		t.Errorf("sample file mode %v, %v; want %v", st.Mode().Perm(), err, atomicfile.Mode)
 	}
 }

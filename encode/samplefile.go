@@ -10,6 +10,7 @@ import (
 	"io"
 	"slices"
 
+	"chuzero/checkpoints/atomicfile"
 	"chuzero/rules"
 )
 
@@ -64,7 +65,7 @@ func (e *CorruptError) Error() string {
 // name does not exist; Abort removes the temporary file.
 type SampleWriter struct {
 	path    string
-	tmp     *Atomic
+	tmp     *atomicfile.Writer
 	w       *bufio.Writer
 	variant rules.VariantID
 	chunks  uint32
@@ -75,7 +76,7 @@ type SampleWriter struct {
 
 // CreateSampleFile starts a sample file for variant v at path.
 func CreateSampleFile(path string, v rules.VariantID) (*SampleWriter, error) {
-	tmp, err := NewAtomic(path)
+	tmp, err := atomicfile.Create(path)
 	if err != nil {
 		return nil, fmt.Errorf("encode: %w", err)
 	}
@@ -104,7 +105,7 @@ func EncodeSampleFile(v rules.VariantID, chunks [][]Sample) ([]byte, error) {
 
 // newSampleWriter writes the header to dst; tmp, if not nil, is the
 // atomic file behind dst, committed by Close.
-func newSampleWriter(path string, tmp *Atomic, dst io.Writer, v rules.VariantID) (*SampleWriter, error) {
+func newSampleWriter(path string, tmp *atomicfile.Writer, dst io.Writer, v rules.VariantID) (*SampleWriter, error) {
 	w := &SampleWriter{path: path, tmp: tmp, w: bufio.NewWriterSize(dst, 1<<16), variant: v}
 	h := make([]byte, 0, headerSize)
 	h = append(h, fileMagic...)
@@ -245,7 +246,7 @@ func NewSampleReader(r io.Reader, name string) (*SampleReader, error) {
 // OpenSampleFile opens a sample file for reading; close the returned
 // closer when done.
 func OpenSampleFile(path string) (*SampleReader, io.Closer, error) {
-	f, err := OpenRegular(path)
+	f, err := atomicfile.OpenRegular(path)
 	if err != nil {
 		return nil, nil, fmt.Errorf("encode: %w", err)
 	}

@@ -4,13 +4,15 @@ import (
 	"encoding/binary"
 	"fmt"
 	"hash/crc32"
+
+	"chuzero/checkpoints/atomicfile"
 )
 
 // SampleFileRecords returns the record count a complete sample file's
 // trailer states, reading only its header and trailer (a cheap bound on
 // what a full read would load). The records themselves are not checked.
 func SampleFileRecords(path string) (uint64, error) {
-	f, err := OpenRegular(path)
+	f, err := atomicfile.OpenRegular(path)
 	if err != nil {
 		return 0, fmt.Errorf("encode: %w", err)
 	}

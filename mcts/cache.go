@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 
 	"chuzero/encode"
+	"chuzero/mcts/eval"
 	"chuzero/rules"
 )
 
@@ -18,7 +19,7 @@ type Cache struct {
 	history int // past moves in the key: the spec's HistoryPlies
 	shards  [cacheShards]cacheShard
 	counts  *CacheCounts
-	pool    sync.Pool // *[]*encode.Request
+	pool    sync.Pool // *[]*eval.Request
 	configs sync.Map  // *rules.Rules -> uint64, a hash of its Config
 }
 
@@ -83,7 +84,7 @@ func newCache(inner Evaluator, capacity, history int) *Cache {
 
 // Evaluate implements Evaluator: hits are answered from the cache, misses
 // go to the inner evaluator in one call and are stored.
-func (c *Cache) Evaluate(ctx context.Context, reqs []*encode.Request) error {
+func (c *Cache) Evaluate(ctx context.Context, reqs []*eval.Request) error {
 	return c.evaluate(ctx, reqs, c.inner, 0)
 }
 
@@ -104,16 +105,16 @@ type saltedCache struct {
 }
 
 // Evaluate implements Evaluator.
-func (s *saltedCache) Evaluate(ctx context.Context, reqs []*encode.Request) error {
+func (s *saltedCache) Evaluate(ctx context.Context, reqs []*eval.Request) error {
 	return s.c.evaluate(ctx, reqs, s.inner, s.salt)
 }
 
 // evaluate answers reqs from the entries of key space salt, asking inner
 // about the rest in one call.
-func (c *Cache) evaluate(ctx context.Context, reqs []*encode.Request, inner Evaluator, salt uint64) error {
-	mp, _ := c.pool.Get().(*[]*encode.Request)
+func (c *Cache) evaluate(ctx context.Context, reqs []*eval.Request, inner Evaluator, salt uint64) error {
+	mp, _ := c.pool.Get().(*[]*eval.Request)
 	if mp == nil {
-		mp = new([]*encode.Request)
+		mp = new([]*eval.Request)
 	}
 	misses := (*mp)[:0]
 	for _, r := range reqs {
@@ -139,7 +140,7 @@ func (c *Cache) evaluate(ctx context.Context, reqs []*encode.Request, inner Eval
 
 func (c *Cache) shard(k uint64) *cacheShard { return &c.shards[k%cacheShards] }
 
-func (c *Cache) lookup(k uint64, r *encode.Request) bool {
+func (c *Cache) lookup(k uint64, r *eval.Request) bool {
 	s := c.shard(k)
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -157,7 +158,7 @@ func (c *Cache) lookup(k uint64, r *encode.Request) bool {
 	return true
 }
 
-func (c *Cache) store(k uint64, r *encode.Request) {
+func (c *Cache) store(k uint64, r *eval.Request) {
 	s := c.shard(k)
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -202,7 +203,7 @@ func (c *Cache) Counts() (hits, misses int64) { return c.counts.Hits.Load(), c.c
 // (option planes; MaxPlies), the repetition count capped at 3, the plies
 // played capped at MaxPlies (the progress plane, plies / MaxPlies), the
 // last c.history moves, and the moves asked about.
-func (c *Cache) key(r *encode.Request) uint64 {
+func (c *Cache) key(r *eval.Request) uint64 {
 	const golden = rules.Golden
 	p := &r.Pos
 	maxPlies := p.Rules().Config().MaxPlies

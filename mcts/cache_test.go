@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"chuzero/encode"
+	"chuzero/mcts/eval"
 	"chuzero/rules"
 )
 
@@ -18,7 +19,7 @@ func TestCacheKey(t *testing.T) {
 	for i := 0; i < 10; i++ {
 		g.Play(g.LegalMoves()[(i*7)%len(g.LegalMoves())])
 	}
-	base := &encode.Request{}
+	base := &eval.Request{}
 	base.Set(g, g.LegalMoves())
 	if base.NHistory != encode.MaxHistory {
 		t.Fatalf("NHistory %d, want %d", base.NHistory, encode.MaxHistory)
@@ -26,35 +27,35 @@ func TestCacheKey(t *testing.T) {
 	other := g.LegalMoves()[0]
 	maxPlies := rules.DefaultConfig(rules.Sho).MaxPlies
 	const sfen = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - %d"
-	atPly := func(ply int) func(r *encode.Request) {
-		return func(r *encode.Request) {
+	atPly := func(ply int) func(r *eval.Request) {
+		return func(r *eval.Request) {
 			h := game(t, rules.Sho, fmt.Sprintf(sfen, ply+1))
 			r.Set(h, h.LegalMoves())
 		}
 	}
 	tests := []struct {
 		name   string
-		a, b   func(r *encode.Request)
+		a, b   func(r *eval.Request)
 		shared bool // same entry under the spec's cache
 	}{
-		{"5th to 8th last move", nil, func(r *encode.Request) {
+		{"5th to 8th last move", nil, func(r *eval.Request) {
 			for i := 0; i < 4; i++ {
 				r.History[i] = other
 			}
 		}, true},
-		{"4th last move", nil, func(r *encode.Request) { r.History[4] = other }, false},
-		{"last move", nil, func(r *encode.Request) { r.History[7] = other }, false},
-		{"repetitions 1 and 2", nil, func(r *encode.Request) { r.Repetitions = 2 }, false},
-		{"repetitions 3 and 5", func(r *encode.Request) { r.Repetitions = 3 }, func(r *encode.Request) { r.Repetitions = 5 }, true},
+		{"4th last move", nil, func(r *eval.Request) { r.History[4] = other }, false},
+		{"last move", nil, func(r *eval.Request) { r.History[7] = other }, false},
+		{"repetitions 1 and 2", nil, func(r *eval.Request) { r.Repetitions = 2 }, false},
+		{"repetitions 3 and 5", func(r *eval.Request) { r.Repetitions = 3 }, func(r *eval.Request) { r.Repetitions = 5 }, true},
 		{"plies 0 and 30", atPly(0), atPly(30), false},
 		{"plies 30 and 31", atPly(30), atPly(31), false},
 		{"plies past MaxPlies", atPly(maxPlies + 3), atPly(maxPlies + 9), true},
-		{"moves asked", nil, func(r *encode.Request) { r.Moves = r.Moves[1:]; r.Priors = r.Priors[1:] }, false},
+		{"moves asked", nil, func(r *eval.Request) { r.Moves = r.Moves[1:]; r.Priors = r.Priors[1:] }, false},
 	}
 	specCache := NewSpecCache(Uniform{}, 100, spec)
 	fullCache := NewCache(Uniform{}, 100)
 	for _, tt := range tests {
-		a, b := &encode.Request{}, &encode.Request{}
+		a, b := &eval.Request{}, &eval.Request{}
 		a.Set(g, g.LegalMoves())
 		b.Set(g, g.LegalMoves())
 		if tt.a != nil {
@@ -80,16 +81,16 @@ func TestSpecCacheHits(t *testing.T) {
 	for i := 0; i < 9; i++ {
 		g.Play(g.LegalMoves()[(i*5)%len(g.LegalMoves())])
 	}
-	a, b := &encode.Request{}, &encode.Request{}
+	a, b := &eval.Request{}, &eval.Request{}
 	a.Set(g, g.LegalMoves())
 	b.Set(g, g.LegalMoves())
 	b.History[0], b.History[3] = b.History[3], b.History[0]
 	b.History[1] = rules.NoMove
 	ctx := context.Background()
-	if err := c.Evaluate(ctx, []*encode.Request{a}); err != nil {
+	if err := c.Evaluate(ctx, []*eval.Request{a}); err != nil {
 		t.Fatal(err)
 	}
-	if err := c.Evaluate(ctx, []*encode.Request{b}); err != nil {
+	if err := c.Evaluate(ctx, []*eval.Request{b}); err != nil {
 		t.Fatal(err)
 	}
 	if h, m := c.Counts(); h != 1 || m != 1 {
@@ -108,9 +109,9 @@ func TestCacheWith(t *testing.T) {
 	a, b := c.With(Random{Seed: 1}, 1), c.With(Random{Seed: 2}, 2)
 	g := game(t, rules.Sho, "")
 	ask := func(e Evaluator) [3]float32 {
-		req := &encode.Request{}
+		req := &eval.Request{}
 		req.Set(g, g.LegalMoves())
-		if err := e.Evaluate(context.Background(), []*encode.Request{req}); err != nil {
+		if err := e.Evaluate(context.Background(), []*eval.Request{req}); err != nil {
 			t.Fatal(err)
 		}
 		return req.WDL

@@ -56,7 +56,7 @@ type Config struct {
 	// ReuseTree keeps the subtree of the played move for the next search.
 	ReuseTree bool `json:"reuse_tree"`
 	// MaterialUtility adds MaterialUtility times the evaluator's material
-	// forecast (encode.Request.Material: the balance AuxAheadPlies ahead,
+	// forecast (eval.Request.Material: the balance AuxAheadPlies ahead,
 	// in armies) to each evaluated position's value, clamped to [-1, 1]: a
 	// utility beside winning, like KataGo's score utility, for a network
 	// whose value head has not yet learnt what its material head has. 0

@@ -4,7 +4,7 @@ import (
 	"context"
 	"math"
 
-	"chuzero/encode"
+	"chuzero/mcts/eval"
 	"chuzero/rules"
 )
 
@@ -14,7 +14,7 @@ import (
 // goroutines at once and may batch their requests; model.Batcher is the
 // network's implementation.
 type Evaluator interface {
-	Evaluate(ctx context.Context, reqs []*encode.Request) error
+	Evaluate(ctx context.Context, reqs []*eval.Request) error
 }
 
 // Uniform is the test evaluator with uniform priors and a zero value (a
@@ -22,7 +22,7 @@ type Evaluator interface {
 type Uniform struct{}
 
 // Evaluate implements Evaluator.
-func (Uniform) Evaluate(_ context.Context, reqs []*encode.Request) error {
+func (Uniform) Evaluate(_ context.Context, reqs []*eval.Request) error {
 	for _, r := range reqs {
 		p := 1 / float32(len(r.Moves))
 		for i := range r.Priors {
@@ -40,7 +40,7 @@ func (Uniform) Evaluate(_ context.Context, reqs []*encode.Request) error {
 type Random struct{ Seed uint64 }
 
 // Evaluate implements Evaluator.
-func (e Random) Evaluate(_ context.Context, reqs []*encode.Request) error {
+func (e Random) Evaluate(_ context.Context, reqs []*eval.Request) error {
 	for _, r := range reqs {
 		h := mix(r.Pos.Hash() ^ e.Seed)
 		var sum float64

@@ -7,7 +7,7 @@ import (
 	"sort"
 	"testing"
 
-	"chuzero/encode"
+	"chuzero/mcts/eval"
 	"chuzero/rules"
 )
 
@@ -42,9 +42,9 @@ func TestGumbelReuseNetValue(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		req := &encode.Request{}
+		req := &eval.Request{}
 		req.Set(g, g.LegalMoves())
-		e.Evaluate(context.Background(), []*encode.Request{req})
+		e.Evaluate(context.Background(), []*eval.Request{req})
 		want := float64(req.WDL[0] - req.WDL[2])
 		if res.NetValue != want {
 			t.Errorf("seed %d: NetValue %v, the evaluator says %v", seed, res.NetValue, want)
@@ -186,7 +186,7 @@ type countingEvaluator struct {
 	n     int
 }
 
-func (c *countingEvaluator) Evaluate(ctx context.Context, reqs []*encode.Request) error {
+func (c *countingEvaluator) Evaluate(ctx context.Context, reqs []*eval.Request) error {
 	c.n += len(reqs)
 	return c.inner.Evaluate(ctx, reqs)
 }

@@ -4,7 +4,7 @@ import (
 	"context"
 	"math"
 
-	"chuzero/encode"
+	"chuzero/mcts/eval"
 )
 
 // Material is the evaluator that knows material and nothing else: uniform
@@ -19,7 +19,7 @@ import (
 type Material struct{ Scale float64 }
 
 // Evaluate implements Evaluator.
-func (e Material) Evaluate(_ context.Context, reqs []*encode.Request) error {
+func (e Material) Evaluate(_ context.Context, reqs []*eval.Request) error {
 	for _, r := range reqs {
 		rl := r.Pos.Rules()
 		p := 1 / float32(len(r.Moves))

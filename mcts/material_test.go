@@ -5,7 +5,7 @@ import (
 	"math"
 	"testing"
 
-	"chuzero/encode"
+	"chuzero/mcts/eval"
 	"chuzero/rules"
 )
 
@@ -31,9 +31,9 @@ func TestMaterialEvaluator(t *testing.T) {
 		if c.push {
 			c.g.Push(c.g.LegalMoves()[0]) // no capture is possible yet
 		}
-		var req encode.Request
+		var req eval.Request
 		req.Set(c.g, c.g.LegalMoves())
-		if err := (Material{Scale: 3}).Evaluate(context.Background(), []*encode.Request{&req}); err != nil {
+		if err := (Material{Scale: 3}).Evaluate(context.Background(), []*eval.Request{&req}); err != nil {
 			t.Fatal(err)
 		}
 		v := float64(req.WDL[0] - req.WDL[2])
@@ -88,7 +88,7 @@ func TestBestTiesToPrior(t *testing.T) {
 // whose value head had not would answer.
 type forecast struct{}
 
-func (forecast) Evaluate(ctx context.Context, reqs []*encode.Request) error {
+func (forecast) Evaluate(ctx context.Context, reqs []*eval.Request) error {
 	if err := (Uniform{}).Evaluate(ctx, reqs); err != nil {
 		return err
 	}

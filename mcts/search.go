@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 
-	"chuzero/encode"
+	"chuzero/mcts/eval"
 	"chuzero/mcts/qsearch"
 	"chuzero/rules"
 )
@@ -28,7 +28,7 @@ type Search struct {
 	gumbelInterior bool // this search selects below the root by Gumbel's rule
 
 	paths     [][]int32 // per leaf of a batch: node indices from the root
-	reqs      []*encode.Request
+	reqs      []*eval.Request
 	qs        *qsearch.Search // the leaves' capture search (Config.Quiescence), for the rules of the last game
 	qv        []float64       // per request: its quiescence value, scaled to [-1, 1]
 	slots     []int           // which path each request belongs to
@@ -49,16 +49,16 @@ type Options struct {
 }
 
 // New returns a search; seed drives the noise and the move choice.
-func New(cfg Config, eval Evaluator, seed uint64) (*Search, error) {
+func New(cfg Config, ev Evaluator, seed uint64) (*Search, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	s := &Search{cfg: cfg, eval: eval, rng: newRand(seed)}
+	s := &Search{cfg: cfg, eval: ev, rng: newRand(seed)}
 	s.t.reset()
 	s.rootLen = -1
 	for i := 0; i < cfg.LeavesPerBatch; i++ {
 		s.paths = append(s.paths, make([]int32, 0, 64))
-		s.reqs = append(s.reqs, &encode.Request{})
+		s.reqs = append(s.reqs, &eval.Request{})
 	}
 	s.qv = make([]float64, cfg.LeavesPerBatch)
 	return s, nil
@@ -167,7 +167,7 @@ func (s *Search) expandRoot(ctx context.Context, g *rules.Game) error {
 // value is the value for the side to move of the position of request k:
 // win minus loss, plus the material utility when the config asks for it,
 // blended with its quiescence value by Config.Quiescence.
-func (s *Search) value(req *encode.Request, k int) float64 {
+func (s *Search) value(req *eval.Request, k int) float64 {
 	v := float64(req.WDL[0] - req.WDL[2])
 	if u := s.cfg.MaterialUtility; u > 0 {
 		v = max(-1, min(1, v+u*float64(req.Material)))

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"unsafe"
 
-	"chuzero/encode"
+	"chuzero/mcts/eval"
 	"chuzero/rules"
 )
 
@@ -244,13 +244,13 @@ func TestGumbelTactics(t *testing.T) {
 func TestCache(t *testing.T) {
 	c := NewCache(Random{Seed: 1}, 1000)
 	g := game(t, rules.Chu, "")
-	req := &encode.Request{}
+	req := &eval.Request{}
 	req.Set(g, g.LegalMoves())
-	direct := &encode.Request{}
+	direct := &eval.Request{}
 	direct.Set(g, g.LegalMoves())
-	Random{Seed: 1}.Evaluate(context.Background(), []*encode.Request{direct})
+	Random{Seed: 1}.Evaluate(context.Background(), []*eval.Request{direct})
 	for i := 0; i < 3; i++ {
-		if err := c.Evaluate(context.Background(), []*encode.Request{req}); err != nil {
+		if err := c.Evaluate(context.Background(), []*eval.Request{req}); err != nil {
 			t.Fatal(err)
 		}
 		if !reflect.DeepEqual(req.Priors, direct.Priors) || req.WDL != direct.WDL {
@@ -267,7 +267,7 @@ func TestCache(t *testing.T) {
 		}
 		g.Play(g.LegalMoves()[i%len(g.LegalMoves())])
 		req.Set(g, g.LegalMoves())
-		c.Evaluate(context.Background(), []*encode.Request{req})
+		c.Evaluate(context.Background(), []*eval.Request{req})
 	}
 	n := 0
 	for i := range c.shards {

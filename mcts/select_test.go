@@ -6,7 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"chuzero/encode"
+	"chuzero/mcts/eval"
 	"chuzero/rules"
 )
 
@@ -187,7 +187,7 @@ func TestFPU(t *testing.T) {
 // draw value everywhere: a learned prior at its narrowest.
 type sharp struct{}
 
-func (sharp) Evaluate(_ context.Context, reqs []*encode.Request) error {
+func (sharp) Evaluate(_ context.Context, reqs []*eval.Request) error {
 	for _, r := range reqs {
 		for i := range r.Priors {
 			r.Priors[i] = 0.03 / float32(max(len(r.Priors)-1, 1))

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"chuzero/encode"
+	"chuzero/mcts/eval"
 )
 
 // BatcherConfig configures a Batcher.
@@ -53,7 +54,7 @@ type Batcher struct {
 // job is one request in flight.
 type job struct {
 	net    *Net // the network to evaluate it with
-	req    *encode.Request
+	req    *eval.Request
 	planes []float32
 	legal  []int32
 	done   chan struct{}
@@ -89,7 +90,7 @@ var ErrClosed = errors.New("model: batcher stopped")
 // Evaluate fills Priors and WDL of every request with the current network
 // (see SetNet). It encodes them in the calling goroutine, hands them to the
 // workers and waits.
-func (b *Batcher) Evaluate(ctx context.Context, reqs []*encode.Request) error {
+func (b *Batcher) Evaluate(ctx context.Context, reqs []*eval.Request) error {
 	return b.evaluate(ctx, reqs, b.net.Load())
 }
 
@@ -106,14 +107,14 @@ type View struct {
 }
 
 // Evaluate implements the search's Evaluator with the view's network.
-func (v *View) Evaluate(ctx context.Context, reqs []*encode.Request) error {
+func (v *View) Evaluate(ctx context.Context, reqs []*eval.Request) error {
 	return v.b.evaluate(ctx, reqs, v.net)
 }
 
 // Net returns the view's network.
 func (v *View) Net() *Net { return v.net }
 
-func (b *Batcher) evaluate(ctx context.Context, reqs []*encode.Request, net *Net) error {
+func (b *Batcher) evaluate(ctx context.Context, reqs []*eval.Request, net *Net) error {
 	if net.Spec != b.spec {
 		return fmt.Errorf("model: network for %v, batcher for %v", net.Spec.Info(), b.spec.Info())
 	}

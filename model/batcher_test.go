@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"chuzero/encode"
+	"chuzero/mcts/eval"
 	"chuzero/rules"
 )
 
@@ -36,7 +37,7 @@ func TestBatcherMatchesDirect(t *testing.T) {
 			ws := net.NewWorkspace(1)
 			planes := make([]float32, spec.PlaneSize())
 			for ply := 0; ply < 6+gi; ply++ {
-				reqs := []*encode.Request{{}, {}}
+				reqs := []*eval.Request{{}, {}}
 				reqs[0].Set(g, g.LegalMoves())
 				reqs[1].Set(g, g.LegalMoves()[:1])
 				if err := b.Evaluate(context.Background(), reqs); err != nil {
@@ -86,10 +87,10 @@ func TestBatcherMatchesDirect(t *testing.T) {
 	}
 	cancel()
 	<-done
-	req := &encode.Request{}
+	req := &eval.Request{}
 	g := rules.NewGame(r.StartPosition())
 	req.Set(g, g.LegalMoves())
-	if err := b.Evaluate(context.Background(), []*encode.Request{req}); err != ErrClosed {
+	if err := b.Evaluate(context.Background(), []*eval.Request{req}); err != ErrClosed {
 		t.Errorf("Evaluate after Run returned: %v, want ErrClosed", err)
 	}
 }

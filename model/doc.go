@@ -43,7 +43,7 @@
 // # Inference
 //
 // Net is the same function with batch norm folded, run directly on the
-// kernels; Batcher groups requests (encode.Request) from many goroutines
+// kernels; Batcher groups requests (eval.Request) from many goroutines
 // into batches and satisfies the search's Evaluator interface. Reference is
 // the same network written with Gorgonia's built-in operations; tests
 // check that Net and the training graph's forward pass match it within

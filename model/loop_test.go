@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"chuzero/checkpoints"
+	"chuzero/checkpoints/jsondur"
 	"chuzero/encode"
 	"chuzero/rules"
 )
@@ -36,7 +37,7 @@ func testLoopConfig(dir string) LoopConfig {
 	cfg.MinSamples = 16
 	cfg.MaxReuse = 100
 	cfg.CheckpointEvery = 3
-	cfg.Poll = encode.Duration(10 * time.Millisecond)
+	cfg.Poll = jsondur.Duration(10 * time.Millisecond)
 	cfg.Replay.WindowMin = 50
 	cfg.MinGames = 0
 	return cfg
@@ -124,7 +125,7 @@ func TestCheckpointInterval(t *testing.T) {
 	samples := mustDir(t, filepath.Join(run, "samples"))
 	store, _ := checkpoints.Open(filepath.Join(run, "checkpoints"))
 	cfg := testLoopConfig(samples)
-	cfg.CheckpointEvery, cfg.CheckpointInterval, cfg.KeepLast = 5, encode.Duration(3*time.Minute), 100
+	cfg.CheckpointEvery, cfg.CheckpointInterval, cfg.KeepLast = 5, jsondur.Duration(3*time.Minute), 100
 	l, err := NewLoop(cfg, store, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	if err != nil {
 		t.Fatal(err)

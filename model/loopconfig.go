@@ -6,6 +6,7 @@ import (
 	"sort"
 	"time"
 
+	"chuzero/checkpoints/jsondur"
 	"chuzero/encode"
 	"chuzero/rules"
 )
@@ -34,9 +35,9 @@ type LoopConfig struct {
 	// plays the newest checkpoint, so when steps are slow (early in a run,
 	// or a big network on few cores) this bounds how stale its network
 	// gets.
-	CheckpointInterval encode.Duration `json:"checkpoint_interval"`
-	KeepLast           int             `json:"keep_last"`  // checkpoints kept by pruning: the newest KeepLast...
-	KeepEvery          int             `json:"keep_every"` // ... and every KeepEvery-th of the older ones
+	CheckpointInterval jsondur.Duration `json:"checkpoint_interval"`
+	KeepLast           int              `json:"keep_last"`  // checkpoints kept by pruning: the newest KeepLast...
+	KeepEvery          int              `json:"keep_every"` // ... and every KeepEvery-th of the older ones
 	// MaxReuse caps training at MaxReuse samples trained per sample
 	// generated: the loop waits for self-play rather than overfit.
 	MaxReuse float64 `json:"max_reuse"`
@@ -54,9 +55,9 @@ type LoopConfig struct {
 	ValueQSteps int64   `json:"value_q_steps"`
 	// HeldOutEvery: every so many steps, the loss of a batch of held-out
 	// games (see ReplayConfig.HoldOut) is measured (0: never).
-	HeldOutEvery int64           `json:"held_out_every"`
-	Seed         uint64          `json:"-"`    // initialisation and minibatch sampling
-	Poll         encode.Duration `json:"poll"` // how often to look for new sample files
+	HeldOutEvery int64            `json:"held_out_every"`
+	Seed         uint64           `json:"-"`    // initialisation and minibatch sampling
+	Poll         jsondur.Duration `json:"poll"` // how often to look for new sample files
 }
 
 // DefaultLoopConfig returns the loop defaults for variant v.
@@ -64,8 +65,8 @@ func DefaultLoopConfig(v rules.VariantID) LoopConfig {
 	return LoopConfig{Rules: rules.DefaultConfig(v), Model: DefaultConfig(), Encode: encode.DefaultOptions(),
 		Train: DefaultTrainConfig(), Replay: DefaultReplayConfig(),
 		Schedule: []LRStep{{0, 2e-3}, {100000, 5e-4}, {300000, 1.5e-4}}, WarmupSteps: 200,
-		CheckpointEvery: 200, CheckpointInterval: encode.Duration(3 * time.Minute), KeepLast: 10, KeepEvery: 10, MaxReuse: 4, EarlyReuse: 2, MinSamples: 2048, MinGames: 64,
-		ValueQStart: 0, ValueQEnd: 0.5, ValueQSteps: 1000, HeldOutEvery: 100, Seed: 1, Poll: encode.Duration(2 * time.Second)}
+		CheckpointEvery: 200, CheckpointInterval: jsondur.Duration(3 * time.Minute), KeepLast: 10, KeepEvery: 10, MaxReuse: 4, EarlyReuse: 2, MinSamples: 2048, MinGames: 64,
+		ValueQStart: 0, ValueQEnd: 0.5, ValueQSteps: 1000, HeldOutEvery: 100, Seed: 1, Poll: jsondur.Duration(2 * time.Second)}
 }
 
 // ValueQ returns the weight of the search value in the value target at

@@ -6,7 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"chuzero/encode"
+	"chuzero/checkpoints/atomicfile"
 )
 
 // QuarantineDir is the folder, inside a run's samples/, where the trainer
@@ -43,7 +43,7 @@ func (r *Replay) quarantine(path string, reason error) error {
 		}
 		dst = fmt.Sprintf("%s.%d", QuarantinePath(path), i)
 	}
-	if err := encode.WriteAtomic(dst+ReasonExt, []byte(reason.Error()+"\n")); err != nil {
+	if err := atomicfile.Write(dst+ReasonExt, []byte(reason.Error()+"\n")); err != nil {
 		return fmt.Errorf("model: quarantine: %w", err)
 	}
 	if err := os.Rename(path, dst); err != nil {
@@ -51,7 +51,7 @@ func (r *Replay) quarantine(path string, reason error) error {
 		return fmt.Errorf("model: quarantine: %w", err)
 	}
 	r.quarantined++
-	return encode.SyncDir(filepath.Dir(path))
+	return atomicfile.SyncDir(filepath.Dir(path))
 }
 
 // Quarantined returns how many sample files this window moved to

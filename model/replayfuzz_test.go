@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"chuzero/checkpoints/atomicfile"
 	"chuzero/encode"
 	"chuzero/rules"
 )
@@ -55,7 +56,7 @@ func FuzzHostileSample(f *testing.F) {
 
 func writeRaw(t *testing.T, dir, name string, data []byte) {
 	t.Helper()
-	if err := encode.WriteAtomic(dir+"/"+name+encode.SampleFileExt, data); err != nil {
+	if err := atomicfile.Write(dir+"/"+name+encode.SampleFileExt, data); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"sort"
 
-	"chuzero/encode"
+	"chuzero/checkpoints/atomicfile"
 )
 
 // PruneLedgerName is the file, in the samples directory, that keeps the
@@ -72,7 +72,7 @@ func (l *pruneLedger) fold(p prunedEntry) {
 
 func (l *pruneLedger) write(dir string) error {
 	data, _ := json.MarshalIndent(l, "", "  ")
-	return encode.WriteAtomic(LedgerPath(dir), append(data, '\n'))
+	return atomicfile.Write(LedgerPath(dir), append(data, '\n'))
 }
 
 // Prune deletes the loaded sample files whose samples all lie older than
@@ -117,7 +117,7 @@ func (r *Replay) Prune() error {
 	if err := l.write(r.dir); err != nil {
 		errs = append(errs, err)
 	}
-	if err := encode.SyncDir(r.dir); err != nil {
+	if err := atomicfile.SyncDir(r.dir); err != nil {
 		errs = append(errs, err)
 	}
 	*r.ledger = l

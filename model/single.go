@@ -1,6 +1,6 @@
 package model
 
-import "chuzero/encode"
+import "chuzero/mcts/eval"
 
 // Single answers one request at a time with one network on its own
 // workspace: the evaluator of tools that ask a network about positions
@@ -22,7 +22,7 @@ func NewSingle(net *Net, threads int) *Single {
 }
 
 // Evaluate fills req's priors and win/draw/loss from one forward pass.
-func (s *Single) Evaluate(req *encode.Request) error {
+func (s *Single) Evaluate(req *eval.Request) error {
 	st := req.State()
 	if err := s.Net.Spec.Encode(&st, s.planes); err != nil {
 		return err

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"chuzero/checkpoints"
+	"chuzero/checkpoints/jsondur"
 	"chuzero/encode"
 	"chuzero/mcts"
 	"chuzero/rules"
@@ -114,9 +115,9 @@ type Config struct {
 	// Output: every GamesPerFile finished games (or every FlushInterval)
 	// go into one sample file in the run's samples/ and one record file
 	// in its games/, both written atomically.
-	Run           checkpoints.Run `json:"-"`
-	GamesPerFile  int             `json:"games_per_file"`
-	FlushInterval encode.Duration `json:"flush_interval"`
+	Run           checkpoints.Run  `json:"-"`
+	GamesPerFile  int              `json:"games_per_file"`
+	FlushInterval jsondur.Duration `json:"flush_interval"`
 
 	// The network evaluator a command builds for the games: batches of
 	// up to Batch positions, waiting at most BatchWait for one to fill, a
@@ -124,11 +125,11 @@ type Config struct {
 	// layer (0: every core), BatchWorkers batches evaluated at once (each
 	// with Threads goroutines: while one waits for its slowest thread at
 	// the end of a layer, the other computes).
-	Batch        int             `json:"batch"`
-	BatchWait    encode.Duration `json:"batch_wait"`
-	Cache        int             `json:"cache"`
-	Threads      int             `json:"threads"`
-	BatchWorkers int             `json:"batch_workers"`
+	Batch        int              `json:"batch"`
+	BatchWait    jsondur.Duration `json:"batch_wait"`
+	Cache        int              `json:"cache"`
+	Threads      int              `json:"threads"`
+	BatchWorkers int              `json:"batch_workers"`
 }
 
 // DefaultConfig returns defaults for a CPU run of variant v: 64 games at a
@@ -159,8 +160,8 @@ func DefaultConfig(v rules.VariantID) Config {
 		CappedQuiescence: true, QuiescenceFinal: mcts.DefaultQuiescence, QuiescenceSteps: 1000, WarmStartDepth: 2,
 		ResignThreshold: -0.95, ResignConsecutive: 4, NoResignFraction: 0.1,
 		ResignCeiling: -0.8, ResignTargetFalsePositive: 0.05, ResignCalibrationGames: 200, ResignMinGames: 20,
-		Seed: 1, GamesPerFile: 8, FlushInterval: encode.Duration(5 * time.Minute),
-		Batch: 64, BatchWait: encode.Duration(2 * time.Millisecond), Cache: 200000, BatchWorkers: 1}
+		Seed: 1, GamesPerFile: 8, FlushInterval: jsondur.Duration(5 * time.Minute),
+		Batch: 64, BatchWait: jsondur.Duration(2 * time.Millisecond), Cache: 200000, BatchWorkers: 1}
 }
 
 // DefaultMaxPlies is the default self-play ply cap of variant v: Sho 150

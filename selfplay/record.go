@@ -7,7 +7,7 @@ import (
 	"io"
 	"time"
 
-	"chuzero/encode"
+	"chuzero/checkpoints/atomicfile"
 	"chuzero/rules"
 )
 
@@ -121,7 +121,7 @@ func ReplayMoves(cfg, start string, moves []string) (*rules.Game, error) {
 
 // ReadRecords reads a games file.
 func ReadRecords(path string) ([]Record, error) {
-	f, err := encode.OpenRegular(path)
+	f, err := atomicfile.OpenRegular(path)
 	if err != nil {
 		return nil, err
 	}

@@ -10,6 +10,7 @@ import (
 	"chuzero/checkpoints"
 	"chuzero/encode"
 	"chuzero/mcts"
+	"chuzero/mcts/eval"
 	"chuzero/rules"
 )
 
@@ -235,7 +236,7 @@ func TestTruncatedGame(t *testing.T) {
 // senteWins is an evaluator convinced that Sente is winning.
 type senteWins struct{ mcts.Uniform }
 
-func (e senteWins) Evaluate(ctx context.Context, reqs []*encode.Request) error {
+func (e senteWins) Evaluate(ctx context.Context, reqs []*eval.Request) error {
 	e.Uniform.Evaluate(ctx, reqs)
 	for _, r := range reqs {
 		r.WDL = [3]float32{0.99, 0, 0.01}
@@ -348,7 +349,7 @@ type countingEval struct {
 	n atomic.Int64
 }
 
-func (c *countingEval) Evaluate(ctx context.Context, reqs []*encode.Request) error {
+func (c *countingEval) Evaluate(ctx context.Context, reqs []*eval.Request) error {
 	c.n.Add(int64(len(reqs)))
 	return c.Evaluator.Evaluate(ctx, reqs)
 }

@@ -5,7 +5,7 @@ import (
 	"io"
 	"path/filepath"
 
-	"chuzero/encode"
+	"chuzero/checkpoints/atomicfile"
 	"chuzero/selfplay/transport/natsjs"
 )
 
@@ -34,7 +34,7 @@ func runNatsKeys(args []string, stdout, stderr io.Writer) int {
 		conf, err = natsjs.AuthConf(name, keys)
 	}
 	if err == nil {
-		err = encode.WriteAtomic(filepath.Join(*out, "auth.conf"), []byte(conf))
+		err = atomicfile.Write(filepath.Join(*out, "auth.conf"), []byte(conf))
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "chuzero nats-keys: %v\n", err)

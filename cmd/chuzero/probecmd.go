@@ -7,6 +7,7 @@ import (
 	"io"
 
 	"chuzero/checkpoints"
+	"chuzero/checkpoints/atomicfile"
 	"chuzero/encode"
 	"chuzero/model"
 	"chuzero/selfplay/probe"
@@ -76,7 +77,7 @@ func runProbe(args []string, stdout, stderr io.Writer) int {
 	}
 	stdout.Write(b.Bytes())
 	if *out != "" {
-		if err := encode.WriteAtomic(*out, b.Bytes()); err != nil {
+		if err := atomicfile.Write(*out, b.Bytes()); err != nil {
 			return fail(err)
 		}
 	}

@@ -17,6 +17,7 @@ import (
 	"go.uber.org/goleak"
 
 	"chuzero/checkpoints"
+	"chuzero/checkpoints/atomicfile"
 	"chuzero/encode"
 	cmodel "chuzero/model"
 	"chuzero/rules"
@@ -42,7 +43,7 @@ func TestMain(m *testing.M) {
 // killAtWrite makes the process SIGKILL itself in the middle of an atomic
 // write: spec "EXT STAGE N" is the N-th write stage STAGE ("write": the
 // temporary file partly written; "commit": written and synced, not yet
-// renamed into place) of a file ending in EXT (encode.WriteHook).
+// renamed into place) of a file ending in EXT (atomicfile.WriteHook).
 func killAtWrite(spec string) {
 	var ext, stage string
 	var n int
@@ -50,7 +51,7 @@ func killAtWrite(spec string) {
 		return
 	}
 	var mu sync.Mutex
-	encode.WriteHook = func(path, st string) {
+	atomicfile.WriteHook = func(path, st string) {
 		if st != stage || !strings.HasSuffix(path, ext) {
 			return
 		}

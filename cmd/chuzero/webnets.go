@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"chuzero/checkpoints"
-	"chuzero/encode"
+	"chuzero/mcts/eval"
 	"chuzero/model"
 	"chuzero/selfplay/training"
 	"chuzero/selfplay/web"
@@ -27,7 +27,7 @@ type webNetworks struct {
 
 // Evaluate implements web.Networks. The network must be of the position's
 // variant.
-func (n *webNetworks) Evaluate(ctx context.Context, e checkpoints.Entry, req *encode.Request) error {
+func (n *webNetworks) Evaluate(ctx context.Context, e checkpoints.Entry, req *eval.Request) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}

@@ -12,7 +12,7 @@ import (
 	"sync"
 
 	"chuzero/checkpoints"
-	"chuzero/encode"
+	"chuzero/checkpoints/atomicfile"
 	"chuzero/rules"
 )
 
@@ -248,7 +248,7 @@ func (m *Match) save() error {
 		return err
 	}
 	for name, data := range map[string][]byte{checkpoints.MatchRecords: m.jsonl.Bytes(), checkpoints.MatchPGN: m.pgn.Bytes(), checkpoints.MatchResults: append(res, '\n')} {
-		if err := encode.WriteAtomic(filepath.Join(m.cfg.Dir, name), data); err != nil {
+		if err := atomicfile.Write(filepath.Join(m.cfg.Dir, name), data); err != nil {
 			return err
 		}
 	}

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"chuzero/encode"
+	"chuzero/checkpoints/atomicfile"
 	"chuzero/rules"
 	"chuzero/selfplay"
 )
@@ -54,7 +54,7 @@ func (r *GameRecord) mover(k int) rules.Color {
 // crash mid-write, impossible with this package's atomic writes but
 // possible with copies) is skipped.
 func ReadGameRecords(path string) ([]GameRecord, error) {
-	f, err := encode.OpenRegular(path)
+	f, err := atomicfile.OpenRegular(path)
 	if err != nil {
 		return nil, err
 	}

@@ -18,6 +18,7 @@ import (
 
 	"chuzero/encode"
 	"chuzero/mcts"
+	"chuzero/mcts/eval"
 )
 
 // Config sets which positions the probe reads and how it scores them.
@@ -50,7 +51,7 @@ func DefaultConfig() Config {
 // Evaluator answers a position's request: the priors of its moves and the
 // win/draw/loss of the side to move (a network, as the search sees it).
 type Evaluator interface {
-	Evaluate(req *encode.Request) error
+	Evaluate(req *eval.Request) error
 }
 
 // Result is one network's probe.
@@ -95,7 +96,7 @@ type Bin struct {
 // Measure asks ev about every position and scores its answers.
 func Measure(name string, ev Evaluator, ps []Position, cfg Config) (Result, error) {
 	r := Result{Name: name, Positions: len(ps), Bins: newBins(cfg.Bins)}
-	var req encode.Request
+	var req eval.Request
 	var agree, capAgree, blunders, searchN int
 	var vals, caps, targets, results []float64
 	start := time.Now()
@@ -155,7 +156,7 @@ func Measure(name string, ev Evaluator, ps []Position, cfg Config) (Result, erro
 }
 
 // fill makes req the request of position p.
-func fill(req *encode.Request, p *Position) {
+func fill(req *eval.Request, p *Position) {
 	req.Pos = p.Pos
 	hist := p.History[max(0, len(p.History)-encode.MaxHistory):]
 	req.NHistory = copy(req.History[:], hist)

@@ -12,6 +12,7 @@ import (
 
 	"chuzero/checkpoints"
 	"chuzero/encode"
+	"chuzero/mcts/eval"
 	"chuzero/mcts/qsearch"
 	"chuzero/rules"
 )
@@ -114,7 +115,7 @@ type oracle struct {
 	q     *qsearch.Search
 }
 
-func (o *oracle) Evaluate(req *encode.Request) error {
+func (o *oracle) Evaluate(req *eval.Request) error {
 	g := rules.NewGame(req.Pos)
 	pick, score := 0, int32(0)
 	for i, m := range req.Moves {
@@ -136,7 +137,7 @@ func (o *oracle) Evaluate(req *encode.Request) error {
 
 type uniform struct{}
 
-func (uniform) Evaluate(req *encode.Request) error {
+func (uniform) Evaluate(req *eval.Request) error {
 	for i := range req.Priors {
 		req.Priors[i] = 1 / float32(len(req.Priors))
 	}

@@ -18,7 +18,7 @@ import (
 	"gonum.org/v1/plot/vg/vgimg"
 
 	"chuzero/checkpoints"
-	"chuzero/encode"
+	"chuzero/checkpoints/atomicfile"
 )
 
 // Files Generate writes into its output directory. Every plot is written
@@ -199,7 +199,7 @@ func Generate(run checkpoints.Run, outDir string, opt Options) (*Summary, error)
 // write writes one output file atomically and lists it in s.Files.
 func (s *Summary) write(name string, data []byte) error {
 	path := filepath.Join(s.OutDir, name)
-	if err := encode.WriteAtomic(path, data); err != nil {
+	if err := atomicfile.Write(path, data); err != nil {
 		return fmt.Errorf("report: %w", err)
 	}
 	s.Files = append(s.Files, path)

@@ -16,7 +16,7 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 
 	"chuzero/checkpoints"
-	"chuzero/encode"
+	"chuzero/checkpoints/atomicfile"
 )
 
 // The strength benchmark (scripts/strength.sh) leaves its gauntlet in the
@@ -43,7 +43,7 @@ func (d *runData) readLearning(run checkpoints.Run) {
 // writes RUN/learning.txt). A run without one has "" and no error; an
 // unreadable or oversized file is an error.
 func ReadLearning(run checkpoints.Run) (string, error) {
-	f, err := encode.OpenRegular(run.Learning())
+	f, err := atomicfile.OpenRegular(run.Learning())
 	if errors.Is(err, os.ErrNotExist) {
 		return "", nil
 	}

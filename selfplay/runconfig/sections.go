@@ -7,20 +7,20 @@ import (
 	"strings"
 	"time"
 
-	"chuzero/encode"
+	"chuzero/checkpoints/jsondur"
 )
 
 // EvalConfig configures the periodic evaluation of a run's latest
 // checkpoint against fixed anchors (the "eval" section of a run config).
 type EvalConfig struct {
-	Interval    encode.Duration `json:"interval"`      // time between evaluations (0: none)
-	Games       int             `json:"games"`         // games per anchor (even: colours swapped)
-	Simulations int             `json:"simulations"`   // playouts per move of the checkpoints
-	Anchors     []string        `json:"anchors"`       // first, previous, greedy, random, ab1..ab9 (alpha-beta depth N), hachu (Chu, if installed)
-	HaChuDepth  int             `json:"hachu_depth"`   // HaChu's search depth ("sd")
-	Concurrency int             `json:"concurrency"`   // games at once
-	Threads     int             `json:"threads"`       // goroutines per network layer
-	OpeningPly  int             `json:"opening_plies"` // plies of the random balanced openings
+	Interval    jsondur.Duration `json:"interval"`      // time between evaluations (0: none)
+	Games       int              `json:"games"`         // games per anchor (even: colours swapped)
+	Simulations int              `json:"simulations"`   // playouts per move of the checkpoints
+	Anchors     []string         `json:"anchors"`       // first, previous, greedy, random, ab1..ab9 (alpha-beta depth N), hachu (Chu, if installed)
+	HaChuDepth  int              `json:"hachu_depth"`   // HaChu's search depth ("sd")
+	Concurrency int              `json:"concurrency"`   // games at once
+	Threads     int              `json:"threads"`       // goroutines per network layer
+	OpeningPly  int              `json:"opening_plies"` // plies of the random balanced openings
 }
 
 // GatingConfig configures gating: a new checkpoint replaces the best one
@@ -42,7 +42,7 @@ type GatingConfig struct {
 // previously evaluated one, greedy, alpha-beta at depths 1 and 2, and HaChu
 // at depth 1 (Chu). Ten games are ±200 Elo; forty about ±100.
 func DefaultEvalConfig() EvalConfig {
-	return EvalConfig{Interval: encode.Duration(time.Hour), Games: 40, Simulations: 64,
+	return EvalConfig{Interval: jsondur.Duration(time.Hour), Games: 40, Simulations: 64,
 		Anchors:    []string{"first", "previous", "greedy", "ab1", "ab2", "hachu"},
 		HaChuDepth: 1, Concurrency: 1, Threads: 1, OpeningPly: 6}
 }

@@ -5,7 +5,7 @@ import (
 	"runtime"
 
 	"chuzero/checkpoints"
-	"chuzero/encode"
+	"chuzero/checkpoints/atomicfile"
 	"chuzero/model"
 	"chuzero/rules"
 	"chuzero/selfplay/runconfig"
@@ -113,5 +113,5 @@ func (c *Config) Write(run checkpoints.Run) error {
 	if err != nil {
 		return err
 	}
-	return encode.WriteAtomic(run.Config(), append(data, '\n'))
+	return atomicfile.Write(run.Config(), append(data, '\n'))
 }

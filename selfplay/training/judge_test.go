@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"chuzero/checkpoints"
-	"chuzero/encode"
+	"chuzero/checkpoints/jsondur"
 	"chuzero/mcts"
 	"chuzero/rules"
 	"chuzero/selfplay/runconfig"
@@ -38,7 +38,7 @@ func testJudge(t *testing.T, steps ...int64) (*Judge, *int) {
 	var opened, closed int
 	rc := rules.DefaultConfig(rules.Sho)
 	rc.MaxPlies = 60
-	j := &Judge{Eval: runconfig.EvalConfig{Interval: encode.Duration(time.Hour), Games: 2, Simulations: 4,
+	j := &Judge{Eval: runconfig.EvalConfig{Interval: jsondur.Duration(time.Hour), Games: 2, Simulations: 4,
 		Anchors: []string{"first", "previous", "greedy", "random", "ab1", "hachu"}, Concurrency: 2, OpeningPly: 2},
 		Gating: runconfig.GatingConfig{Enabled: true, Games: 6, Simulations: 4, Elo1: 300, Alpha: 0.1, Beta: 0.1, Concurrency: 2},
 		Rules:  rc, Dir: run, Store: store, LastEvaluated: -1,

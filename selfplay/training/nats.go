@@ -9,7 +9,7 @@ import (
 	"path/filepath"
 
 	"chuzero/checkpoints"
-	"chuzero/encode"
+	"chuzero/checkpoints/atomicfile"
 	"chuzero/selfplay/transport/natsjs"
 )
 
@@ -59,7 +59,7 @@ func FetchConfig(ctx context.Context, c natsjs.Config, run checkpoints.Run) erro
 	if err != nil {
 		return fmt.Errorf("the run config from NATS: %w", err)
 	}
-	return encode.WriteAtomic(run.Config(), data)
+	return atomicfile.Write(run.Config(), data)
 }
 
 // WorkerSeed gives each NATS worker its own seed: the run seed mixed with

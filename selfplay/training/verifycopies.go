@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 
 	"chuzero/checkpoints"
+	"chuzero/checkpoints/atomicfile"
 	"chuzero/encode"
 	"chuzero/model"
 )
@@ -31,7 +32,7 @@ func (r *VerifyReport) verifyCopies(files []string) {
 
 func fileDigest(path string) ([sha256.Size]byte, error) {
 	var sum [sha256.Size]byte
-	f, err := encode.OpenRegular(path)
+	f, err := atomicfile.OpenRegular(path)
 	if err != nil {
 		return sum, err
 	}

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"chuzero/checkpoints"
-	"chuzero/encode"
+	"chuzero/checkpoints/atomicfile"
 )
 
 // Dir is the run directory as a Publisher, the default: batches are
@@ -29,7 +29,7 @@ func NewDir(run checkpoints.Run) (Dir, error) {
 		if err := os.MkdirAll(p, 0o755); err != nil {
 			return d, fmt.Errorf("transport: %w", err)
 		}
-		if _, err := encode.RemoveTemps(p, time.Minute); err != nil {
+		if _, err := atomicfile.RemoveTemps(p, time.Minute); err != nil {
 			return d, fmt.Errorf("transport: %w", err)
 		}
 	}
@@ -47,10 +47,10 @@ func (d Dir) Publish(_ context.Context, b Batch) error {
 		return fmt.Errorf("transport: bad batch name %q", b.Name)
 	}
 	sp, rp := d.Paths(b.Name)
-	if err := encode.WriteAtomic(sp, b.Samples); err != nil {
+	if err := atomicfile.Write(sp, b.Samples); err != nil {
 		return err
 	}
-	return encode.WriteAtomic(rp, b.Records)
+	return atomicfile.Write(rp, b.Records)
 }
 
 var _ Publisher = Dir{}

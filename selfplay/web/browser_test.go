@@ -119,8 +119,8 @@ func (b *browser) wait(what, expr string) {
 	b.do(what+" ("+expr+")", chromedp.Poll[chromedp.Void](expr, chromedp.WithPollingInterval(50*time.Millisecond), chromedp.WithPollingTimeout(browserWait)))
 }
 
-// eval returns the value of a JavaScript expression.
-func eval[T any](b *browser, expr string) T {
+// jsEval returns the value of a JavaScript expression.
+func jsEval[T any](b *browser, expr string) T {
 	b.t.Helper()
 	ctx, cancel := context.WithTimeout(b.ctx, browserWait)
 	defer cancel()
@@ -189,13 +189,13 @@ func TestBrowser(t *testing.T) {
 func browseRun(b *browser, base, dir string) {
 	b.do("the run page", chromedp.Navigate(base+"/"))
 	b.wait("the plots", "[...document.querySelectorAll('.plots img')].every(i => i.complete && i.naturalWidth === 960)")
-	if n := eval[int](b, "document.querySelectorAll('.plots img').length"); n != len(report.Plots()) {
+	if n := jsEval[int](b, "document.querySelectorAll('.plots img').length"); n != len(report.Plots()) {
 		b.t.Errorf("run page: %d plots, want %d", n, len(report.Plots()))
 	}
-	if got := eval[string](b, "document.querySelector('#eval-table').textContent"); !strings.Contains(got, "step-000000004") {
+	if got := jsEval[string](b, "document.querySelector('#eval-table').textContent"); !strings.Contains(got, "step-000000004") {
 		b.t.Errorf("run page: the evaluation table reads %q", got)
 	}
-	lossURL := eval[string](b, `document.querySelector('img[data-plot="loss.png"]').getAttribute('src')`)
+	lossURL := jsEval[string](b, `document.querySelector('img[data-plot="loss.png"]').getAttribute('src')`)
 	app := checkpoints.Run{Dir: dir}.Appender(checkpoints.TrainLog)
 	if err := app.Append(checkpoints.TrainEntry{Time: time.Now().UTC(), Step: 77, Loss: 2.5, PolicyLoss: 2, ValueLoss: 0.5}); err != nil {
 		b.t.Fatal(err)
@@ -208,39 +208,39 @@ func browseRun(b *browser, base, dir string) {
 // self-play game and steps through it with the keyboard.
 func browseGames(b *browser, base string, squares int) {
 	b.do("the games page", chromedp.Navigate(base+"/games"))
-	if n := eval[int](b, "document.querySelectorAll('#games tbody tr').length"); n != 12 {
+	if n := jsEval[int](b, "document.querySelectorAll('#games tbody tr').length"); n != 12 {
 		b.t.Errorf("games page: %d rows, want 12", n)
 	}
 	b.navigate("filter gating", chromedp.Evaluate[chromedp.Void](`(() => { const s = document.querySelector('select[name=kind]'); s.value = 'gating'; s.dispatchEvent(new Event('change')); })()`))
-	if n := eval[int](b, "document.querySelectorAll('#games tbody tr').length"); n != 2 || eval[string](b, "location.search") != "?kind=gating" {
+	if n := jsEval[int](b, "document.querySelectorAll('#games tbody tr').length"); n != 2 || jsEval[string](b, "location.search") != "?kind=gating" {
 		b.t.Errorf("games filtered by kind gating: %d rows, want 2", n)
 	}
 	b.do("the self-play games", chromedp.Navigate(base+"/games?kind=selfplay"))
 	b.navigate("a self-play game", chromedp.Click(chromedp.CSS("a.open")))
 	b.wait("the board", fmt.Sprintf("document.querySelectorAll('#board rect.sq').length === %d && document.getElementById('board')?.dataset.ply === '0'", squares))
-	start := eval[string](b, "document.getElementById('board').dataset.position")
+	start := jsEval[string](b, "document.getElementById('board').dataset.position")
 	b.do("right arrow", chromedp.KeyEvent(kb.ArrowRight))
 	b.wait("ply 1", "document.getElementById('board')?.dataset.ply === '1'")
-	if pos := eval[string](b, "document.getElementById('board').dataset.position"); pos == start {
+	if pos := jsEval[string](b, "document.getElementById('board').dataset.position"); pos == start {
 		b.t.Errorf("the right arrow did not change the board")
 	}
-	if eval[int](b, "document.querySelectorAll('#board .last-to').length") != 1 {
+	if jsEval[int](b, "document.querySelectorAll('#board .last-to').length") != 1 {
 		b.t.Errorf("no last-move highlight at ply 1")
 	}
 	b.do("End", chromedp.KeyEvent(kb.End))
 	b.wait("the last ply", "document.getElementById('board')?.dataset.ply === String(document.querySelectorAll('#moves tr').length)")
 	b.do("Home", chromedp.KeyEvent(kb.Home))
 	b.wait("the start", "document.getElementById('board')?.dataset.ply === '0'")
-	if !eval[bool](b, "!!document.querySelector('#valueplot polyline.value')") {
+	if !jsEval[bool](b, "!!document.querySelector('#valueplot polyline.value')") {
 		b.t.Errorf("no value plot under a self-play game")
 	}
 	latin := "/^[+A-Za-z]+$/.test(document.querySelector('#board .pc text').textContent)"
-	if !eval[bool](b, "Board.hasKanji()") {
+	if !jsEval[bool](b, "Board.hasKanji()") {
 		// no font with the kanji (Debian's chromium with its default fonts):
 		// the board starts in Latin letters, and the kanji are a click away
 		b.t.Log("this browser has no font with the kanji: the board starts in Latin letters")
-		if !eval[bool](b, latin) || !eval[bool](b, "document.getElementById('latin').checked") {
-			b.t.Errorf("no kanji font, yet the board shows %q", eval[string](b, "document.querySelector('#board .pc text').textContent"))
+		if !jsEval[bool](b, latin) || !jsEval[bool](b, "document.getElementById('latin').checked") {
+			b.t.Errorf("no kanji font, yet the board shows %q", jsEval[string](b, "document.querySelector('#board .pc text').textContent"))
 		}
 		b.do("kanji", chromedp.Click(chromedp.ID("latin")))
 		b.wait("kanji", "!"+latin)
@@ -248,11 +248,11 @@ func browseGames(b *browser, base string, squares int) {
 		b.wait("Latin letters again", latin)
 		return
 	}
-	kanji := eval[string](b, "document.querySelector('#board .pc text').textContent")
+	kanji := jsEval[string](b, "document.querySelector('#board .pc text').textContent")
 	b.do("Latin letters", chromedp.Click(chromedp.ID("latin")))
 	b.wait("Latin letters", latin)
 	b.do("kanji again", chromedp.Click(chromedp.ID("latin")))
-	if got := eval[string](b, "document.querySelector('#board .pc text').textContent"); got != kanji {
+	if got := jsEval[string](b, "document.querySelector('#board .pc text').textContent"); got != kanji {
 		b.t.Errorf("kanji %q, then %q", kanji, got)
 	}
 }
@@ -260,7 +260,7 @@ func browseGames(b *browser, base string, squares int) {
 // browseLion goes to the first Lion double move of the Chu game and
 // checks its highlight: the first leg's square and the Lion's path.
 func browseLion(b *browser) {
-	if !eval[bool](b, "!!document.querySelector('#moves tr[data-lion]')") {
+	if !jsEval[bool](b, "!!document.querySelector('#moves tr[data-lion]')") {
 		b.t.Log("the Chu game has no Lion double move to show")
 		return
 	}
@@ -273,13 +273,13 @@ func browseLion(b *browser) {
 func browsePosition(b *browser, base string, squares int) {
 	b.do("the position page", chromedp.Navigate(base+"/position"))
 	b.wait("the analysis", "document.querySelectorAll('#priors tbody tr').length > 0 && document.querySelectorAll('#board .arrow').length > 0")
-	if n := eval[int](b, "document.querySelectorAll('#board rect.sq').length"); n != squares {
+	if n := jsEval[int](b, "document.querySelectorAll('#board rect.sq').length"); n != squares {
 		b.t.Errorf("position page: %d squares, want %d", n, squares)
 	}
-	if got := eval[string](b, "document.getElementById('value').textContent"); !strings.Contains(got, "value") {
+	if got := jsEval[string](b, "document.getElementById('value').textContent"); !strings.Contains(got, "value") {
 		b.t.Errorf("position page: value line %q", got)
 	}
-	if got := eval[string](b, "document.getElementById('quiescence').textContent"); !strings.Contains(got, "after the exchanges") {
+	if got := jsEval[string](b, "document.getElementById('quiescence').textContent"); !strings.Contains(got, "after the exchanges") {
 		b.t.Errorf("position page: quiescence line %q", got)
 	}
 	b.do("a bad SFEN", chromedp.SetValue(chromedp.ID("sfen-input"), "not a position"), chromedp.Click(chromedp.CSS("#posform button")))

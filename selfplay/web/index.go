@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"chuzero/checkpoints"
-	"chuzero/encode"
+	"chuzero/checkpoints/atomicfile"
 )
 
 // Kinds of game, by where the record lies in the run directory.
@@ -237,7 +237,7 @@ func (x *index) internString(s string) string {
 // readLine reads the line of g from its file. The index holds the path:
 // nothing of a request reaches the file system.
 func readLine(g *GameInfo) ([]byte, error) {
-	f, err := encode.OpenRegular(g.src.path)
+	f, err := atomicfile.OpenRegular(g.src.path)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, errGone

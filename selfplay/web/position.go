@@ -9,8 +9,8 @@ import (
 	"strings"
 
 	"chuzero/checkpoints"
-	"chuzero/encode"
 	"chuzero/mcts"
+	"chuzero/mcts/eval"
 	"chuzero/mcts/qsearch"
 	"chuzero/rules"
 )
@@ -22,7 +22,7 @@ import (
 type Networks interface {
 	// Evaluate fills req.Priors (one per req.Moves, in order) and req.WDL
 	// (for the side to move) with the network of the checkpoint.
-	Evaluate(ctx context.Context, ckpt checkpoints.Entry, req *encode.Request) error
+	Evaluate(ctx context.Context, ckpt checkpoints.Entry, req *eval.Request) error
 }
 
 // topMoves is how many of the network's moves the position page lists.
@@ -144,7 +144,7 @@ func quiescence(g *rules.Game, sc mcts.Config) *QuiescenceView {
 // evaluate asks the network of checkpoint e about the position of g.
 func (s *Server) evaluate(ctx context.Context, g *rules.Game, e checkpoints.Entry) (*NetworkView, error) {
 	moves := g.LegalMoves()
-	var req encode.Request
+	var req eval.Request
 	req.Set(g, moves)
 	if err := s.cfg.Networks.Evaluate(ctx, e, &req); err != nil {
 		return nil, fmt.Errorf("web: checkpoint %s: %w", e.Name, err)

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"chuzero/checkpoints"
-	"chuzero/encode"
+	"chuzero/checkpoints/atomicfile"
 	"chuzero/selfplay/arena"
 	"chuzero/selfplay/report"
 )
@@ -281,7 +281,7 @@ const tailBytes = 256 << 10
 // is large, and the status line only needs its last entry. A missing file
 // has none.
 func lastLogEntry[T any](path string) (*T, error) {
-	f, err := encode.OpenRegular(path)
+	f, err := atomicfile.OpenRegular(path)
 	if err != nil {
 		return nil, nil
 	}

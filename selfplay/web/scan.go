@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"time"
 
-	"chuzero/encode"
+	"chuzero/checkpoints/atomicfile"
 )
 
 // maxLine bounds one game's line (a record of thousands of plies is well
@@ -35,7 +35,7 @@ type lineSummary struct {
 // not decode is skipped: silently when it is the last line and has no
 // newline yet (the file is being written), with a warning otherwise.
 func scanSource(src *source, intern func(string) string) {
-	f, err := encode.OpenRegular(src.path)
+	f, err := atomicfile.OpenRegular(src.path)
 	if err != nil {
 		src.warnings = append(src.warnings, fmt.Sprintf("%s: %v", src.path, err))
 		return

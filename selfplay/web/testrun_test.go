@@ -14,8 +14,8 @@ import (
 	"time"
 
 	"chuzero/checkpoints"
-	"chuzero/encode"
 	"chuzero/mcts"
+	"chuzero/mcts/eval"
 	"chuzero/rules"
 	"chuzero/selfplay"
 	"chuzero/selfplay/arena"
@@ -191,8 +191,8 @@ func copyRun(t *testing.T, v rules.VariantID) string {
 // (cmd/chuzero's tests load real ones).
 type randomNetworks struct{}
 
-func (randomNetworks) Evaluate(ctx context.Context, e checkpoints.Entry, req *encode.Request) error {
-	return mcts.Random{Seed: uint64(e.Step) + 1}.Evaluate(ctx, []*encode.Request{req})
+func (randomNetworks) Evaluate(ctx context.Context, e checkpoints.Entry, req *eval.Request) error {
+	return mcts.Random{Seed: uint64(e.Step) + 1}.Evaluate(ctx, []*eval.Request{req})
 }
 
 // finite maps ±Inf to ±1e9, as the judge writes a clean sweep's Elo.

@@ -16,6 +16,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"chuzero/checkpoints"
+	"chuzero/checkpoints/atomicfile"
 	"chuzero/encode"
 	"chuzero/rules"
 	"chuzero/selfplay"
@@ -266,7 +267,7 @@ func (t *Trainer) PublishConfig(ctx context.Context, config []byte) error {
 // KV key "network" at it (every worker's Follow sees it within moments),
 // and removes all but the newest KeepNetworks networks.
 func (t *Trainer) PublishCheckpoint(ctx context.Context, e checkpoints.Entry) error {
-	f, err := encode.OpenRegular(e.Path)
+	f, err := atomicfile.OpenRegular(e.Path)
 	if err != nil {
 		return fmt.Errorf("natsjs: %w", err)
 	}

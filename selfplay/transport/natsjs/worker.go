@@ -19,6 +19,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"chuzero/checkpoints"
+	"chuzero/checkpoints/atomicfile"
 	"chuzero/encode"
 	"chuzero/selfplay/transport"
 )
@@ -94,13 +95,13 @@ func (w *Worker) send(ctx context.Context, b transport.Batch, timeout time.Durat
 	if err := os.Rename(rp, dst); err != nil {
 		return fmt.Errorf("natsjs: %w", err)
 	}
-	if err := encode.SyncDir(filepath.Dir(dst)); err != nil { // the move is durable before the samples go
+	if err := atomicfile.SyncDir(filepath.Dir(dst)); err != nil { // the move is durable before the samples go
 		return err
 	}
 	if err := os.Remove(sp); err != nil {
 		return fmt.Errorf("natsjs: %w", err)
 	}
-	return encode.SyncDir(filepath.Dir(sp))
+	return atomicfile.SyncDir(filepath.Dir(sp))
 }
 
 // Resend publishes every batch left in the outbox (by a crash, or a server
@@ -255,7 +256,7 @@ func (w *Worker) fetch(ctx context.Context, obs jetstream.ObjectStore, store *ch
 	}
 	defer r.Close()
 	var size int64
-	if err := encode.WriteAtomicFrom(path, func(f io.Writer) error {
+	if err := atomicfile.WriteFrom(path, func(f io.Writer) error {
 		// the object's reader checks its digest at the end
 		size, err = io.Copy(f, r)
 		return err
@@ -271,7 +272,7 @@ func (w *Worker) fetch(ctx context.Context, obs jetstream.ObjectStore, store *ch
 
 // fileDigest returns the object-store digest of a file's content.
 func fileDigest(path string) (string, error) {
-	f, err := encode.OpenRegular(path)
+	f, err := atomicfile.OpenRegular(path)
 	if err != nil {
 		return "", err
 	}

@@ -1,6 +1,15 @@
-package encode
+// Package eval is the contract between the search and an evaluator: the
+// search fills a Request with a position and the moves to score, an
+// evaluator (the network's batcher, the evaluation cache, a test
+// evaluator) answers it with priors, win/draw/loss probabilities and a
+// material forecast. It imports encode and rules only, so that an
+// evaluator need not import the search nor the search the network.
+package eval
 
-import "chuzero/rules"
+import (
+	"chuzero/encode"
+	"chuzero/rules"
+)
 
 // Request is one position to evaluate: the search fills it from a game,
 // an evaluator (the network's batcher, or a test evaluator) answers it.
@@ -8,14 +17,14 @@ import "chuzero/rules"
 // move on to other positions while the request waits in a batch.
 type Request struct {
 	Pos         rules.Position
-	History     [MaxHistory]rules.Move // past moves, oldest first
+	History     [encode.MaxHistory]rules.Move // past moves, oldest first
 	NHistory    int
 	Repetitions int
 	Moves       []rules.Move // the legal moves to score (in)
 	Priors      []float32    // one probability per move, same order (out)
 	WDL         [3]float32   // win, draw, loss probabilities for the side to move (out)
 	// Material is the evaluator's forecast of the side to move's material
-	// balance AuxAheadPlies ahead, in armies (-1..1), the network's
+	// balance encode.AuxAheadPlies ahead, in armies (-1..1), the network's
 	// auxiliary material head (out; 0 from an evaluator without one). The
 	// search adds it to the value when asked (mcts.Config.MaterialUtility).
 	Material float32
@@ -26,7 +35,7 @@ type Request struct {
 func (r *Request) Set(g *rules.Game, moves []rules.Move) {
 	r.Pos = *g.Position()
 	n := g.Len()
-	k := min(n, MaxHistory)
+	k := min(n, encode.MaxHistory)
 	for i := 0; i < k; i++ {
 		r.History[i] = g.MoveAt(n - k + i)
 	}
@@ -41,6 +50,6 @@ func (r *Request) Set(g *rules.Game, moves []rules.Move) {
 }
 
 // State returns the request as the input planes see it.
-func (r *Request) State() State {
-	return State{Pos: &r.Pos, History: r.History[:r.NHistory], Repetitions: r.Repetitions}
+func (r *Request) State() encode.State {
+	return encode.State{Pos: &r.Pos, History: r.History[:r.NHistory], Repetitions: r.Repetitions}
 }

@@ -1,4 +1,7 @@
-package encode
+// Package jsondur is Duration, the type of the settings in time of the
+// config files: a time.Duration that JSON writes and reads as a string
+// like "90s", "2ms" or "1h30m", so that a config says what it means.
+package jsondur
 
 import (
 	"encoding/json"

@@ -1,4 +1,4 @@
-package encode
+package atomicfile
 
 import (
 	"errors"
@@ -9,18 +9,18 @@ import (
 	"time"
 )
 
-// FileMode is the mode of every file chuzero writes: readable by everyone,
+// Mode is the mode of every file chuzero writes: readable by everyone,
 // so that the processes of a run on a shared filesystem (a trainer, its
 // self-play workers, a report) can read one another's files.
-const FileMode os.FileMode = 0o644
+const Mode os.FileMode = 0o644
 
-// Atomic is a file being written atomically: the data go to a temporary
-// file beside the final path, and Commit syncs it, gives it FileMode,
+// Writer is a file being written atomically: the data go to a temporary
+// file beside the final path, and Commit syncs it, gives it Mode,
 // renames it into place and syncs the directory, so that a reader sees the
 // old file or the new one, never a part, and a crash loses at most the
 // file being written. One writer serves checkpoints, sample files, game
 // records, logs' companions and reports.
-type Atomic struct {
+type Writer struct {
 	path string
 	tmp  *os.File
 	err  error
@@ -34,13 +34,13 @@ type Atomic struct {
 // set before any write starts and is nil in production.
 var WriteHook func(path, stage string)
 
-// NewAtomic starts writing path atomically.
-func NewAtomic(path string) (*Atomic, error) {
+// Create starts writing path atomically.
+func Create(path string) (*Writer, error) {
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
 	if err != nil {
 		return nil, fmt.Errorf("writing %s: %w", path, err)
 	}
-	return &Atomic{path: path, tmp: tmp}, nil
+	return &Writer{path: path, tmp: tmp}, nil
 }
 
 // RemoveTemps deletes the temporary files (".NAME.tmp-*") that writes into
@@ -64,10 +64,10 @@ func RemoveTemps(dir string, age time.Duration) (int, error) {
 }
 
 // Path returns the final path.
-func (a *Atomic) Path() string { return a.path }
+func (a *Writer) Path() string { return a.path }
 
 // Write writes to the temporary file; the first error sticks.
-func (a *Atomic) Write(b []byte) (int, error) {
+func (a *Writer) Write(b []byte) (int, error) {
 	if a.err != nil {
 		return 0, a.err
 	}
@@ -81,14 +81,14 @@ func (a *Atomic) Write(b []byte) (int, error) {
 	return n, a.err
 }
 
-// Commit moves the file into place (see Atomic); on any error the
+// Commit moves the file into place (see Writer); on any error the
 // temporary file is removed and the error names the path.
-func (a *Atomic) Commit() error {
+func (a *Writer) Commit() error {
 	if a.err != nil {
 		a.Abort()
 		return a.err
 	}
-	err := a.tmp.Chmod(FileMode) // CreateTemp makes 0600
+	err := a.tmp.Chmod(Mode) // CreateTemp makes 0600
 	if err == nil {
 		err = a.tmp.Sync()
 	}
@@ -116,7 +116,7 @@ func (a *Atomic) Commit() error {
 }
 
 // Abort discards the file; after Commit it does nothing.
-func (a *Atomic) Abort() {
+func (a *Writer) Abort() {
 	if a.tmp != nil {
 		a.tmp.Close()
 		os.Remove(a.tmp.Name())
@@ -127,17 +127,17 @@ func (a *Atomic) Abort() {
 	}
 }
 
-// WriteAtomic writes data to path atomically (see Atomic).
-func WriteAtomic(path string, data []byte) error {
-	return WriteAtomicFrom(path, func(w io.Writer) error {
+// Write writes data to path atomically (see Writer).
+func Write(path string, data []byte) error {
+	return WriteFrom(path, func(w io.Writer) error {
 		_, err := w.Write(data)
 		return err
 	})
 }
 
-// WriteAtomicFrom writes to path atomically what write writes.
-func WriteAtomicFrom(path string, write func(io.Writer) error) error {
-	a, err := NewAtomic(path)
+// WriteFrom writes to path atomically what write writes.
+func WriteFrom(path string, write func(io.Writer) error) error {
+	a, err := Create(path)
 	if err != nil {
 		return err
 	}

@@ -1,4 +1,4 @@
-package encode
+package atomicfile
 
 import (
 	"errors"
@@ -10,23 +10,23 @@ import (
 	"time"
 )
 
-func TestWriteAtomic(t *testing.T) {
+func TestWrite(t *testing.T) {
 	dir := t.TempDir()
 	p := filepath.Join(dir, "f.json")
-	if err := WriteAtomic(p, []byte("one")); err != nil {
+	if err := Write(p, []byte("one")); err != nil {
 		t.Fatal(err)
 	}
-	if err := WriteAtomic(p, []byte("two")); err != nil {
+	if err := Write(p, []byte("two")); err != nil {
 		t.Fatal(err)
 	}
 	b, _ := os.ReadFile(p)
 	st, _ := os.Stat(p)
-	if string(b) != "two" || st.Mode().Perm() != FileMode {
-		t.Errorf("got %q, mode %v; want \"two\", %v", b, st.Mode().Perm(), FileMode)
+	if string(b) != "two" || st.Mode().Perm() != Mode {
+		t.Errorf("got %q, mode %v; want \"two\", %v", b, st.Mode().Perm(), Mode)
 	}
 	// a writer that fails leaves the old file and no temporary file
 	boom := errors.New("boom")
-	err := WriteAtomicFrom(p, func(w io.Writer) error { w.Write([]byte("part")); return boom })
+	err := WriteFrom(p, func(w io.Writer) error { w.Write([]byte("part")); return boom })
 	if !errors.Is(err, boom) || !strings.Contains(err.Error(), p) {
 		t.Errorf("error %v, want boom naming %s", err, p)
 	}
@@ -37,22 +37,8 @@ func TestWriteAtomic(t *testing.T) {
 		t.Errorf("%d entries left in the directory, want 1", len(entries))
 	}
 	// a missing directory is an error naming the path
-	if err := WriteAtomic(filepath.Join(dir, "no", "f"), nil); err == nil || !strings.Contains(err.Error(), "no/f") {
+	if err := Write(filepath.Join(dir, "no", "f"), nil); err == nil || !strings.Contains(err.Error(), "no/f") {
 		t.Errorf("write into a missing directory: %v", err)
-	}
-}
-
-func TestSampleFileMode(t *testing.T) {
-	p := filepath.Join(t.TempDir(), "x"+SampleFileExt)
-	w, err := CreateSampleFile(p, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if st, err := os.Stat(p); err != nil || st.Mode().Perm() != FileMode {
-		t.Errorf("sample file mode %v, %v; want %v", st.Mode().Perm(), err, FileMode)
 	}
 }
 
