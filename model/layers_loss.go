@@ -28,7 +28,6 @@ type lossLayer struct {
 	policyLoss    float64
 	valueLoss     float64
 	dlogits, dwdl []float32
-	scratch       []float64
 	aux           *auxLayer // nil without auxiliary heads
 }
 

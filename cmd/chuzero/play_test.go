@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
-	"log/slog"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -211,5 +210,3 @@ func TestArenaHaChu(t *testing.T) {
 		t.Fatalf("exit %d\n%s\n%s", code, stdout.String(), stderr.String())
 	}
 }
-
-func slogDiscard() *slog.Logger { return slog.New(slog.DiscardHandler) }

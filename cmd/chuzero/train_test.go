@@ -210,7 +210,7 @@ func TestTrainKilled(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(3 * time.Second)
+	waitForWrite(t, dir, time.Now())
 	cmd.Process.Signal(syscall.SIGTERM)
 	if err := cmd.Wait(); err != nil {
 		t.Fatalf("SIGTERM: %v\n%s", err, out.String())
@@ -334,4 +334,22 @@ func TestSelfPlayThenTrainer(t *testing.T) {
 	if trains, _, err := checkpoints.ReadLog[checkpoints.TrainEntry](checkpoints.Run{Dir: dir}, checkpoints.TrainLog); err != nil || len(trains) == 0 {
 		t.Errorf("train log: %d entries, %v", len(trains), err)
 	}
+}
+
+// waitForWrite waits until the run in dir writes a sample file or a
+// checkpoint newer than since: the process is at work.
+func waitForWrite(t *testing.T, dir string, since time.Time) {
+	t.Helper()
+	run := checkpoints.Run{Dir: dir}
+	waitUntil(t, "a new sample file or checkpoint", func() bool {
+		for _, d := range []string{run.Samples(), run.Checkpoints()} {
+			entries, _ := os.ReadDir(d)
+			for _, e := range entries {
+				if info, err := e.Info(); err == nil && info.ModTime().After(since) {
+					return true
+				}
+			}
+		}
+		return false
+	})
 }
