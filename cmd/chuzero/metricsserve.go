@@ -14,6 +14,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"chuzero/checkpoints"
+	"chuzero/selfplay/training"
 	"chuzero/selfplay/transport/natsjs"
 	"chuzero/selfplay/web"
 )
@@ -109,7 +110,7 @@ func serveHTTP(ln net.Listener, srv *http.Server, what string, log *slog.Logger)
 // metrics on the run page.
 func newWebUI(run checkpoints.Run, reg *prometheus.Registry) (http.Handler, error) {
 	cfg := web.DefaultConfig(run)
-	cfg.Networks = &webNetworks{}
+	cfg.Networks = &training.PositionNetworks{}
 	if reg != nil {
 		cfg.Metrics = reg
 	}

@@ -23,7 +23,7 @@ var (
 )
 
 // TestServeBrowser opens the position page of "chuzero serve" in headless
-// Chromium: the run's real networks (webNetworks) answer, and the board
+// Chromium: the run's real networks (training.PositionNetworks) answer, and the board
 // shows their most probable moves as arrows beside the value. Without
 // Chromium it skips (fails with CHUZERO_BROWSER_REQUIRED=1, as in CI).
 func TestServeBrowser(t *testing.T) {
