@@ -34,17 +34,32 @@
 // (CalibrateResign, Runner.ResignThreshold); Stats.ResignFalsePositiveRate
 // reports how often a resignation there would have been wrong.
 //
+// Words: an "engine" is a program that plays through a protocol (CECP
+// or USI): ours, "chuzero play" (packages engine, cecp, usi, protocol), or
+// an outside one such as HaChu, which the arena plays as a player
+// (arena.CECPClient); a "session" is one engine's conversation with one
+// GUI on one stream; a "player" is anything a match seats (a searcher on a
+// network, a baseline, an outside engine).
+//
 // The sub-packages, from the games up to the run:
 //
 //	transport, transport/natsjs  how batches reach the trainer and networks reach
 //	                             self-play: the run directory, NATS JetStream
-//	arena                        matches, players and their specs, Elo, SPRT, the
-//	                             judge of a run (evaluation, gating)
-//	engine                       the search behind the protocol front ends: bounds,
-//	                             pondering, progress reports
-//	cecp, usi                    chuzero as an XBoard (CECP) and a USI engine
-//	training                     a training run as a library: config, Train, Worker,
-//	                             Trainer, metrics, the networks of a match, Verify
+//	arena                        matches, players and their specs (outside engines
+//	                             among them), Elo, SPRT, ratings
+//	engine                       what our engine's protocol sessions share: config,
+//	                             the search in progress, bounds, pondering, reports
+//	cecp, usi                    our engine speaking XBoard's CECP, and USI
+//	engine/protocol              serving our engine in the protocol asked for, or
+//	                             the one its first command shows
+//	runconfig                    the schema of a run's config.json, light enough for
+//	                             readers (no network, no NATS)
+//	training                     a training run as a library: config, the run's
+//	                             decisions (the judge: evaluation and gating; the
+//	                             run-wide resignation threshold), Train, Worker,
+//	                             Trainer, metrics, the networks of a match and of
+//	                             a position page, Verify
+//	probe                        what a run's networks learned, on held-out positions
 //	report                       plots and an HTML page of a run
 //	web                          the browser UI of a run directory
 package selfplay

@@ -11,6 +11,8 @@ import (
 	"chuzero/rules"
 	"chuzero/selfplay/arena"
 	"chuzero/selfplay/cecp"
+	"chuzero/selfplay/engine"
+	"chuzero/selfplay/engine/protocol"
 	"chuzero/selfplay/training"
 )
 
@@ -57,7 +59,7 @@ func runPlay(args []string, stdout, stderr io.Writer) int {
 		}
 		err = eng.Human(ctx, os.Stdin, stdout, c)
 	} else {
-		err = servePlay(ctx, o.protocol, cfg, os.Stdin, stdout)
+		err = protocol.Serve(ctx, o.protocol, cfg, os.Stdin, stdout)
 	}
 	if err != nil && ctx.Err() == nil {
 		return fail(err)
@@ -68,21 +70,21 @@ func runPlay(args []string, stdout, stderr io.Writer) int {
 // newPlayConfig returns the engine configuration of o: on the run's
 // checkpoint, or with uniform priors when there is none. The function it
 // returns stops the network's batcher.
-func newPlayConfig(o *playOptions, log *slog.Logger, stderr io.Writer) (cecp.Config, func(), error) {
+func newPlayConfig(o *playOptions, log *slog.Logger, stderr io.Writer) (engine.Config, func(), error) {
 	budget := mcts.Budget{Simulations: o.sims, Time: o.movetime}
 	if budget != (mcts.Budget{}) { // zero: the clock alone
 		if err := budget.Validate(); err != nil {
-			return cecp.Config{}, nil, err
+			return engine.Config{}, nil, err
 		}
 	}
-	cfg := cecp.Config{Budget: budget, Seed: o.seed, Log: log, Rules: o.rules, Name: o.name}
+	cfg := engine.Config{Budget: budget, Seed: o.seed, Log: log, Rules: o.rules, Name: o.name}
 	search := mcts.MatchConfig()
 	search.MaterialUtility, search.Quiescence, search.MinimaxWeight = o.utility, o.quiescence, o.minimax
 	search.RootFullWidth = o.wide
 	cfg.Search = &search
 	nets, err := openPlayNetworks(o, stderr)
 	if err != nil {
-		return cecp.Config{}, nil, err
+		return engine.Config{}, nil, err
 	}
 	closeNets := func() {}
 	if nets != nil {
@@ -96,7 +98,7 @@ func newPlayConfig(o *playOptions, log *slog.Logger, stderr io.Writer) (cecp.Con
 	}
 	if err != nil {
 		closeNets()
-		return cecp.Config{}, nil, err
+		return engine.Config{}, nil, err
 	}
 	return cfg, closeNets, nil
 }
@@ -126,7 +128,7 @@ func openPlayNetworks(o *playOptions, stderr io.Writer) (*training.Networks, err
 
 // withNetwork sets cfg to play checkpoint -checkpoint of nets: its
 // evaluator, its variant only, and its rules under those of -rule.
-func withNetwork(cfg *cecp.Config, nets *training.Networks, o *playOptions, log *slog.Logger) error {
+func withNetwork(cfg *engine.Config, nets *training.Networks, o *playOptions, log *slog.Logger) error {
 	e, err := nets.Find(o.ckpt)
 	if err != nil {
 		return err
@@ -159,7 +161,7 @@ func withNetwork(cfg *cecp.Config, nets *training.Networks, o *playOptions, log 
 
 // withoutNetwork sets cfg to search with uniform priors; -variant, if
 // given, is the variant offered first (the only one with -human).
-func withoutNetwork(cfg *cecp.Config, o *playOptions) error {
+func withoutNetwork(cfg *engine.Config, o *playOptions) error {
 	cfg.Eval = mcts.Uniform{}
 	if cfg.Name == "" {
 		cfg.Name = "chuzero (no network)"

@@ -14,6 +14,7 @@ import (
 	"chuzero/rules"
 	"chuzero/selfplay/arena"
 	"chuzero/selfplay/cecp"
+	"chuzero/selfplay/engine"
 )
 
 // The engine clients: a scripted CECP engine (this test binary) that
@@ -32,7 +33,7 @@ func TestMain(m *testing.M) {
 // (uniform search); the others misbehave in one way each.
 func fakeEngine(mode string) int {
 	if mode == "cecp" {
-		e, err := cecp.New(cecp.Config{Name: "fake", Budget: mcts.Budget{Simulations: 8}})
+		e, err := cecp.New(engine.Config{Name: "fake", Budget: mcts.Budget{Simulations: 8}})
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			return 1

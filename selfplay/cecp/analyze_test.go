@@ -12,6 +12,7 @@ import (
 
 	"chuzero/mcts"
 	"chuzero/rules"
+	"chuzero/selfplay/engine"
 )
 
 // thinking matches a line of thinking output: depth score time nodes pv.
@@ -63,7 +64,7 @@ func legalLine(t *testing.T, g *rules.Game, pv string) {
 // each move and takeback, MultiPV lines, the "." status, and nothing after
 // exit; the engine never moves while analysing.
 func TestAnalyze(t *testing.T) {
-	s := newSession(t, Config{Budget: mcts.Budget{Simulations: 8}, ReportEvery: 5 * time.Millisecond, Variants: []rules.VariantID{rules.Sho}})
+	s := newSession(t, engine.Config{Budget: mcts.Budget{Simulations: 8}, ReportEvery: 5 * time.Millisecond, Variants: []rules.VariantID{rules.Sho}})
 	s.Send("xboard", "protover 2")
 	features, before := s.Expect("feature done=1")
 	if all := strings.Join(append(before, features), "\n"); !strings.Contains(all, "analyze=1") || !strings.Contains(all, `option="MultiPV -spin 1 1 500"`) {
@@ -144,7 +145,7 @@ func (r *records) find(prefix string) string {
 // (its root keeps the ponder's visits) and moves. "easy" stops it.
 func TestPonder(t *testing.T) {
 	log := &records{}
-	s := newSession(t, Config{Budget: mcts.Budget{Simulations: 64}, ReportEvery: 5 * time.Millisecond, Variants: []rules.VariantID{rules.Sho}, Log: slog.New(log)})
+	s := newSession(t, engine.Config{Budget: mcts.Budget{Simulations: 64}, ReportEvery: 5 * time.Millisecond, Variants: []rules.VariantID{rules.Sho}, Log: slog.New(log)})
 	r := rules.MustNew(rules.DefaultConfig(rules.Sho))
 	g := rules.NewGame(r.StartPosition())
 	s.Send("xboard", "protover 2", "new", "variant sho", "hard", "post", "usermove e3e4")

@@ -2,7 +2,7 @@
 // Engine Communication Protocol, "WinBoard protocol 2") front ends, and
 // as a plain terminal opponent for a person.
 //
-//	e, _ := cecp.New(cecp.Config{Name: "chuzero", Eval: evaluator})
+//	e, _ := cecp.New(engine.Config{Name: "chuzero", Eval: evaluator})
 //	err := e.Serve(ctx, os.Stdin, os.Stdout)
 //
 // Serve speaks the protocol of engine-intf.html for the variants chu, sho

@@ -10,9 +10,6 @@ import (
 	"chuzero/selfplay/engine"
 )
 
-// Config configures an engine: the shared engine configuration.
-type Config = engine.Config
-
 // Engine is one CECP session's state. It is not safe for concurrent use;
 // Serve runs the session.
 type Engine struct {
@@ -47,7 +44,7 @@ type handler Engine
 
 // New returns an engine at the start of a Chu game (or the first variant
 // offered).
-func New(cfg Config) (*Engine, error) {
+func New(cfg engine.Config) (*Engine, error) {
 	core, err := engine.NewCore("cecp", cfg)
 	if err != nil {
 		return nil, err

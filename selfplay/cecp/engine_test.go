@@ -9,13 +9,14 @@ import (
 
 	"chuzero/mcts"
 	"chuzero/rules"
+	"chuzero/selfplay/engine"
 	"chuzero/selfplay/engine/enginetest"
 )
 
 // session drives an engine through a pipe, as a GUI would.
 type session struct{ *enginetest.Session }
 
-func newSession(t *testing.T, cfg Config) *session {
+func newSession(t *testing.T, cfg engine.Config) *session {
 	t.Helper()
 	if cfg.Budget == (mcts.Budget{}) {
 		cfg.Budget = mcts.Budget{Simulations: 16}
@@ -34,7 +35,7 @@ func (s *session) sync() []string {
 }
 
 func TestHandshake(t *testing.T) {
-	s := newSession(t, Config{Name: "chuzero test"})
+	s := newSession(t, engine.Config{Name: "chuzero test"})
 	s.Send("xboard", "protover 2")
 	done, before := s.Expect("feature done=1")
 	all := strings.Join(append(before, done), "\n")
@@ -60,7 +61,7 @@ func playReply(t *testing.T, g *rules.Game, line string) {
 }
 
 func TestGame(t *testing.T) {
-	s := newSession(t, Config{})
+	s := newSession(t, engine.Config{})
 	s.Send("xboard", "protover 2")
 	s.Expect("feature done=1")
 	s.Send("memory 32", "new", "variant chu", "level 40 5 0", "post", "time 30000", "otim 30000")
@@ -101,7 +102,7 @@ func TestGame(t *testing.T) {
 // Force mode, go, playother, undo, and moves in every notation form the
 // protocol sends: a two-leg Lion move on one line and the pass.
 func TestForceAndLion(t *testing.T) {
-	s := newSession(t, Config{})
+	s := newSession(t, engine.Config{})
 	s.Send("xboard", "protover 2")
 	s.Expect("feature done=1")
 	s.Send("new", "variant chu", "force")
@@ -137,7 +138,7 @@ func TestForceAndLion(t *testing.T) {
 // Malformed and illegal input gets an error line and changes nothing;
 // the engine never crashes.
 func TestMalformed(t *testing.T) {
-	s := newSession(t, Config{})
+	s := newSession(t, engine.Config{})
 	s.Send("xboard", "protover 2", "new", "variant chu", "force")
 	s.Expect("feature done=1")
 	for _, tc := range []struct{ send, want string }{
@@ -179,7 +180,7 @@ func TestMalformed(t *testing.T) {
 
 // The end of a game: the engine announces the result, and refuses moves.
 func TestResult(t *testing.T) {
-	s := newSession(t, Config{})
+	s := newSession(t, engine.Config{})
 	s.Send("xboard", "protover 2", "new", "variant chu", "force")
 	// Sente's Rook takes the lone Gote King.
 	s.Send("setboard 5k6/6p5/12/12/12/12/12/12/12/12/12/5RK5 w - 1", "usermove f1f12")
@@ -203,7 +204,7 @@ func TestResult(t *testing.T) {
 // Sho and Heian are engine-defined: variant answers with setup (and
 // piece) lines.
 func TestVariantSetup(t *testing.T) {
-	s := newSession(t, Config{})
+	s := newSession(t, engine.Config{})
 	s.Send("xboard", "protover 2")
 	s.Expect("feature done=1")
 	s.Send("new", "variant sho")
@@ -246,7 +247,7 @@ func (s *session) expectThinking() {
 // "?" makes a long search move at once; "force" during a search discards
 // it: a "?" after it finds nothing to move.
 func TestMoveNow(t *testing.T) {
-	s := newSession(t, Config{Budget: mcts.Budget{Time: time.Hour}, ReportEvery: 5 * time.Millisecond})
+	s := newSession(t, engine.Config{Budget: mcts.Budget{Time: time.Hour}, ReportEvery: 5 * time.Millisecond})
 	s.Send("xboard", "protover 2")
 	s.Expect("feature done=1")
 	s.Send("post", "new", "variant chu", "usermove f4f5")
@@ -265,7 +266,7 @@ func TestMoveNow(t *testing.T) {
 
 // The engine's rules follow HaChu's option names and our own.
 func TestRulesOptions(t *testing.T) {
-	e, err := New(Config{Rules: []string{"MaxPlies=300"}})
+	e, err := New(engine.Config{Rules: []string{"MaxPlies=300"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -283,7 +284,7 @@ func TestRulesOptions(t *testing.T) {
 			t.Errorf("%s = %s, want %s", name, got, want)
 		}
 	}
-	if _, err := New(Config{Rules: []string{"Nonsense=1"}}); err == nil {
+	if _, err := New(engine.Config{Rules: []string{"Nonsense=1"}}); err == nil {
 		t.Error("a bad rules option was accepted")
 	}
 }
@@ -298,7 +299,7 @@ func FuzzEngine(f *testing.F) {
 		f.Add(seed)
 	}
 	f.Fuzz(func(t *testing.T, script string) {
-		e, err := New(Config{Budget: mcts.Budget{Simulations: 2}})
+		e, err := New(engine.Config{Budget: mcts.Budget{Simulations: 2}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -316,7 +317,7 @@ func FuzzEngine(f *testing.F) {
 // The terminal game: moves in both notations, errors, undo, the engine's
 // replies, the end of a game.
 func TestHuman(t *testing.T) {
-	e, err := New(Config{Budget: mcts.Budget{Simulations: 8}, Variants: []rules.VariantID{rules.Chu}})
+	e, err := New(engine.Config{Budget: mcts.Budget{Simulations: 8}, Variants: []rules.VariantID{rules.Chu}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -334,7 +335,7 @@ func TestHuman(t *testing.T) {
 	}
 	// playing Gote: the engine opens
 	out.Reset()
-	e2, _ := New(Config{Budget: mcts.Budget{Simulations: 8}})
+	e2, _ := New(engine.Config{Budget: mcts.Budget{Simulations: 8}})
 	e2.Human(context.Background(), strings.NewReader("quit\n"), &out, rules.Gote)
 	if !strings.Contains(out.String(), "plays ") {
 		t.Errorf("as Gote, the engine did not open:\n%s", out.String())
@@ -359,7 +360,7 @@ func TestDiagram(t *testing.T) {
 func TestAvoidRoyalEnPrise(t *testing.T) {
 	for seed := uint64(1); seed <= 12; seed++ {
 		// random priors: the one playout goes to a different move per seed
-		s := newSession(t, Config{Budget: mcts.Budget{Simulations: 1}, Seed: seed, Eval: mcts.Random{Seed: seed}})
+		s := newSession(t, engine.Config{Budget: mcts.Budget{Simulations: 1}, Seed: seed, Eval: mcts.Random{Seed: seed}})
 		s.Send("xboard", "protover 2", "new", "variant chu", "force")
 		s.Expect("feature done=1")
 		s.Send("setboard 1r9k/12/12/12/12/12/12/12/12/12/11P/K11 w - 1", "go")

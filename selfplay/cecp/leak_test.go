@@ -10,6 +10,7 @@ import (
 	"go.uber.org/goleak"
 
 	"chuzero/mcts"
+	"chuzero/selfplay/engine"
 )
 
 // TestQuitLeavesNoGoroutine: lines after "quit" (a GUI that keeps
@@ -17,7 +18,7 @@ import (
 // before it.
 func TestQuitLeavesNoGoroutine(t *testing.T) {
 	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
-	e, err := New(Config{Name: "leak", Budget: mcts.Budget{Simulations: 100000}})
+	e, err := New(engine.Config{Name: "leak", Budget: mcts.Budget{Simulations: 100000}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,7 +37,7 @@ func TestQuitOnAPipe(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, err := New(Config{Name: "leak", Budget: mcts.Budget{Simulations: 16}})
+	e, err := New(engine.Config{Name: "leak", Budget: mcts.Budget{Simulations: 16}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,5 +1,6 @@
-// Package engine is the protocol-independent core of chuzero's game
-// engines: the configuration, the rules of the variant with the options a
+// Package engine is the protocol-independent core of our engine
+// (chuzero play; "engine" means a program that plays through a protocol,
+// ours or an outside one, see package selfplay's doc): the configuration, the rules of the variant with the options a
 // GUI sets, the search tree kept between moves, the output to the GUI,
 // and the search in progress, run on a goroutine of its own in slices
 // with progress reports (principal variations, MultiPV lines, scores)

@@ -2,7 +2,7 @@
 // protocol of lishogi's bots (through the Lishogi-Bot bridge) and of
 // shogi GUIs.
 //
-//	e, _ := usi.New(usi.Config{Name: "chuzero", Eval: evaluator})
+//	e, _ := usi.New(engine.Config{Name: "chuzero", Eval: evaluator})
 //	err := e.Serve(ctx, os.Stdin, os.Stdout)
 //
 // Commands: usi, isready, setoption, usinewgame, position (startpos or

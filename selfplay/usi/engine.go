@@ -10,10 +10,6 @@ import (
 	"chuzero/selfplay/engine"
 )
 
-// Config configures an engine: the shared engine configuration (Name is
-// sent as "id name").
-type Config = engine.Config
-
 // defaultHashMB is USI_Hash until the GUI sets it.
 const defaultHashMB = 1024
 
@@ -38,7 +34,7 @@ type handler Engine
 
 // New returns an engine playing Chu (or the first variant offered) until
 // the GUI sets USI_Variant.
-func New(cfg Config) (*Engine, error) {
+func New(cfg engine.Config) (*Engine, error) {
 	core, err := engine.NewCore("usi", cfg)
 	if err != nil {
 		return nil, err

@@ -14,7 +14,7 @@ import (
 )
 
 func TestHandshake(t *testing.T) {
-	s := newSession(t, Config{Name: "chuzero test"})
+	s := newSession(t, engine.Config{Name: "chuzero test"})
 	s.Send("usi")
 	_, lines := s.Expect("usiok")
 	all := strings.Join(lines, "\n")
@@ -90,7 +90,7 @@ func TestPositionSFEN(t *testing.T) {
 			if g.Result().Over() {
 				g.Undo()
 			}
-			s := newSession(t, Config{})
+			s := newSession(t, engine.Config{})
 			line := positionLine(g)
 			if p := lastPass(g); p != "" { // "pass" is read too
 				i := strings.LastIndex(line, " "+p)
@@ -112,7 +112,7 @@ func TestPositionSFEN(t *testing.T) {
 // MultiPV 3: three lines, each led by another move, the first the move
 // played, each legal.
 func TestMultiPV(t *testing.T) {
-	s := newSession(t, Config{})
+	s := newSession(t, engine.Config{})
 	s.Send("setoption name USI_Variant value shoshogi", "setoption name MultiPV value 3", "position startpos")
 	move, _, info := s.bestmove("go nodes 200")
 	if len(info) < 3 {
@@ -144,7 +144,7 @@ func TestMultiPV(t *testing.T) {
 // Every bad input gets one "info string error" line, and the engine
 // plays on.
 func TestBadInput(t *testing.T) {
-	s := newSession(t, Config{Variants: []rules.VariantID{rules.Chu, rules.Sho}})
+	s := newSession(t, engine.Config{Variants: []rules.VariantID{rules.Chu, rules.Sho}})
 	r := rules.MustNew(rules.DefaultConfig(rules.Chu))
 	start := r.StartPosition()
 	first := start.USI(rules.NewGame(start).LegalMoves()[0])
@@ -210,7 +210,7 @@ func FuzzEngine(f *testing.F) {
 		f.Add(seed)
 	}
 	f.Fuzz(func(t *testing.T, script string) {
-		e, err := New(Config{Budget: mcts.Budget{Simulations: 2}})
+		e, err := New(engine.Config{Budget: mcts.Budget{Simulations: 2}})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -10,6 +10,7 @@ import (
 
 	"chuzero/mcts"
 	"chuzero/rules"
+	"chuzero/selfplay/engine"
 )
 
 // selfPlay plays a game of v between two engines over USI, as the
@@ -98,7 +99,7 @@ func selfPlayTimed(t *testing.T, v rules.VariantID, options []string, main, inc,
 // options given (Name=Value), searching by the clock alone.
 func newGameEngine(t *testing.T, v rules.VariantID, options []string) *session {
 	t.Helper()
-	s := newSession(t, Config{Budget: mcts.Budget{Simulations: 16}})
+	s := newSession(t, engine.Config{Budget: mcts.Budget{Simulations: 16}})
 	s.Send("usi")
 	s.Expect("usiok")
 	s.Send("setoption name USI_Variant value "+variantNames[v], "setoption name Simulations value 0")
@@ -139,7 +140,7 @@ func TestFischerInTime(t *testing.T) {
 
 // go infinite reports info lines until stop, then bestmove.
 func TestInfiniteStop(t *testing.T) {
-	s := newSession(t, Config{})
+	s := newSession(t, engine.Config{})
 	s.Send("position startpos", "go infinite")
 	s.Expect("info depth ") // the first second's line: the search goes on
 	s.Send("stop")

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"chuzero/rules"
+	"chuzero/selfplay/engine"
 )
 
 // royalHangs: the Gote king on b12 stands next to the Sente gold on b11,
@@ -15,7 +16,7 @@ const royalHangs = "1k10/1G10/12/12/8p3/12/12/12/8P3/12/12/11K b - 1"
 // checkmate with it (at once, even when searching until stop); the start
 // position has no mate to find.
 func TestMate(t *testing.T) {
-	s := newSession(t, Config{})
+	s := newSession(t, engine.Config{})
 	r := rules.MustNew(rules.DefaultConfig(rules.Chu))
 	s.Send("position sfen " + royalHangs)
 	move, _, info := s.bestmove("go nodes 300")

@@ -6,6 +6,7 @@ import (
 
 	"chuzero/mcts"
 	"chuzero/rules"
+	"chuzero/selfplay/engine"
 	"chuzero/selfplay/engine/enginetest"
 )
 
@@ -13,7 +14,7 @@ import (
 // bridge would.
 type session struct{ *enginetest.Session }
 
-func newSession(t *testing.T, cfg Config) *session {
+func newSession(t *testing.T, cfg engine.Config) *session {
 	t.Helper()
 	if cfg.Budget == (mcts.Budget{}) {
 		cfg.Budget = mcts.Budget{Simulations: 16}
@@ -75,7 +76,7 @@ func positionLine(g *rules.Game) string {
 // A line over the limit is answered with an error and skipped; the
 // session goes on.
 func TestOverlongLine(t *testing.T) {
-	s := newSession(t, Config{})
+	s := newSession(t, engine.Config{})
 	s.Send("position startpos moves " + strings.Repeat("7g7f ", 300_000)) // 1.5 MB
 	s.Expect("info string error line too long: position startpos moves 7g7f")
 	s.Send("isready")
@@ -85,7 +86,7 @@ func TestOverlongLine(t *testing.T) {
 // A "go ponder" on a finished position holds its bestmove until stop or
 // ponderhit (USI: never before).
 func TestPonderOnFinishedPosition(t *testing.T) {
-	s := newSession(t, Config{})
+	s := newSession(t, engine.Config{})
 	s.Send("setoption name USI_Variant value shoshogi", "setoption name MaxPlies value 2", "isready")
 	s.Expect("readyok")
 	for _, end := range []string{"stop", "ponderhit"} {

@@ -1,19 +1,33 @@
-package main
+// Package protocol serves our engine on a stream in the protocol asked
+// for, or the one its first command shows: USI ("usi") or CECP (xboard,
+// anything else). It sits above the protocol packages (selfplay/cecp,
+// selfplay/usi), which share selfplay/engine.
+package protocol
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"os"
 	"strings"
 	"time"
 
 	"chuzero/selfplay/cecp"
+	"chuzero/selfplay/engine"
 	"chuzero/selfplay/usi"
 )
 
-// servePlay runs the engine of protocol ("usi", "cecp", or "auto": USI if
-// the first command is "usi", else CECP) on in and out.
-func servePlay(ctx context.Context, protocol string, cfg cecp.Config, in *os.File, out io.Writer) error {
+// Serve runs our engine of protocol ("usi", "cecp", or "auto": USI if the
+// first command is "usi", else CECP) on in and out until the GUI quits,
+// in ends or ctx is done. Under "auto" the first command is read a byte
+// at a time, so nothing past it is taken from in, and then handed to the
+// engine as if unread.
+func Serve(ctx context.Context, protocol string, cfg engine.Config, in *os.File, out io.Writer) error {
+	switch protocol {
+	case "auto", "cecp", "usi":
+	default:
+		return fmt.Errorf("protocol: unknown protocol %q (auto, cecp, usi)", protocol)
+	}
 	var r io.Reader = in
 	if protocol == "auto" {
 		head := readFirstCommand(in)
