@@ -154,10 +154,14 @@ func TestTrainKilled(t *testing.T) {
 		cmd.Env = append(os.Environ(), "CHUZERO_MAIN=1")
 		var stderr bytes.Buffer
 		cmd.Stderr = &stderr
+		started := time.Now()
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
-		time.Sleep(time.Duration(1500+rng.IntN(3500)) * time.Millisecond)
+		// at a random one of the run's first writes (a sample file or a
+		// checkpoint): the games in flight and the trainer's step go down
+		// with it
+		waitForWrites(t, dir, started, 2+rng.IntN(6))
 		cmd.Process.Signal(syscall.SIGKILL)
 		err := cmd.Wait()
 		var ee *exec.ExitError
@@ -210,7 +214,7 @@ func TestTrainKilled(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	waitForWrite(t, dir, time.Now())
+	waitForWrites(t, dir, time.Now(), 1)
 	cmd.Process.Signal(syscall.SIGTERM)
 	if err := cmd.Wait(); err != nil {
 		t.Fatalf("SIGTERM: %v\n%s", err, out.String())
@@ -336,20 +340,21 @@ func TestSelfPlayThenTrainer(t *testing.T) {
 	}
 }
 
-// waitForWrite waits until the run in dir writes a sample file or a
-// checkpoint newer than since: the process is at work.
-func waitForWrite(t *testing.T, dir string, since time.Time) {
+// waitForWrites waits until the run in dir has written n sample files
+// or checkpoints newer than since: the process is at work.
+func waitForWrites(t *testing.T, dir string, since time.Time, n int) {
 	t.Helper()
 	run := checkpoints.Run{Dir: dir}
-	waitUntil(t, "a new sample file or checkpoint", func() bool {
+	waitUntil(t, fmt.Sprintf("%d new sample files or checkpoints", n), func() bool {
+		k := 0
 		for _, d := range []string{run.Samples(), run.Checkpoints()} {
 			entries, _ := os.ReadDir(d)
 			for _, e := range entries {
 				if info, err := e.Info(); err == nil && info.ModTime().After(since) {
-					return true
+					k++
 				}
 			}
 		}
-		return false
+		return k >= n
 	})
 }
