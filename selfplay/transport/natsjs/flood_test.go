@@ -3,6 +3,8 @@ package natsjs
 import (
 	"context"
 	"fmt"
+	"log/slog"
+	"sync/atomic"
 	"testing"
 
 	"github.com/nats-io/nats.go"
@@ -23,6 +25,8 @@ func TestIntakeFlood(t *testing.T) {
 	m := NewMetrics(nil)
 	tr := newTrainer(t, cfg, tdir, m)
 	defer tr.Close()
+	var warnings atomic.Int64
+	tr.log = slog.New(countHandler{&warnings})
 	tr.MaxAssemblyBytes = 1024 * cfg.PartSize // 4 MiB: every part count past 1026 is refused
 	c := cfg.withDefaults()
 	const flood = 400
@@ -60,7 +64,23 @@ func TestIntakeFlood(t *testing.T) {
 	if got := testutil.ToFloat64(m.rejected.WithLabelValues("parts")); got != flood {
 		t.Errorf("refused %v batches claiming 65536 parts, want %d", got, flood)
 	}
+	if n := warnings.Load(); n > 40 {
+		t.Errorf("%d warnings logged for a flood of %d messages, want the first 20 and a few more", n, 2*flood)
+	}
 	if n := len(tr.assembling); n > tr.MaxWorkerAssemblies {
 		t.Errorf("%d batches held open after the flood, want at most %d (one worker's bound)", n, tr.MaxWorkerAssemblies)
 	}
 }
+
+// countHandler counts the records logged at warning level or above.
+type countHandler struct{ n *atomic.Int64 }
+
+func (h countHandler) Enabled(context.Context, slog.Level) bool { return true }
+func (h countHandler) Handle(_ context.Context, r slog.Record) error {
+	if r.Level >= slog.LevelWarn {
+		h.n.Add(1)
+	}
+	return nil
+}
+func (h countHandler) WithAttrs([]slog.Attr) slog.Handler { return h }
+func (h countHandler) WithGroup(string) slog.Handler      { return h }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
+	"golang.org/x/time/rate"
 
 	"chuzero/checkpoints"
 	"chuzero/checkpoints/atomicfile"
@@ -63,6 +64,10 @@ type Trainer struct {
 	// duplicate's): the trainer process calibrates the run's resignation
 	// threshold from them.
 	OnRecords func(ctx context.Context, recs []selfplay.Record)
+	// rejectLog bounds the warnings of rejected messages and batches: a
+	// flood from one bad worker must not flood the log (the metric
+	// chuzero_transport_rejected_messages_total counts every one).
+	rejectLog rate.Sometimes
 }
 
 // NewTrainer connects for the trainer of run directory run, whose samples
@@ -78,7 +83,8 @@ func NewTrainer(ctx context.Context, cfg Config, run checkpoints.Run, v rules.Va
 		return nil, err
 	}
 	t := &Trainer{client: c, variant: v, spec: spec, assembling: map[string]*assembly{}, AssembleTimeout: 10 * time.Minute,
-		MaxAssemblies: 256, MaxAssemblyBytes: 512 << 20, MaxWorkerAssemblies: 8, openByWorker: map[string]int{}, RetryDelay: time.Minute}
+		MaxAssemblies: 256, MaxAssemblyBytes: 512 << 20, MaxWorkerAssemblies: 8, openByWorker: map[string]int{}, RetryDelay: time.Minute,
+		rejectLog: rate.Sometimes{First: 20, Interval: 10 * time.Second}}
 	if t.run, err = transport.NewDir(run); err == nil {
 		err = t.setup(ctx)
 	}
@@ -151,10 +157,15 @@ func (t *Trainer) updateLag(ctx context.Context) {
 	}
 }
 
+// rejectLogNote says, in every rejection warning, that some are not logged.
+const rejectLogNote = "the first 20 rejections are logged, then one every 10 s; chuzero_transport_rejected_messages_total counts them all"
+
 // reject drops message m (and nothing else) for reason.
 func (t *Trainer) reject(m jetstream.Msg, reason string, err error) {
 	t.m.rejected.WithLabelValues(reason).Inc()
-	t.log.Warn("rejected a message", "subject", m.Subject(), "reason", reason, "err", err, "bytes", len(m.Data()))
+	t.rejectLog.Do(func() {
+		t.log.Warn("rejected a message", "subject", m.Subject(), "reason", reason, "err", err, "bytes", len(m.Data()), "note", rejectLogNote)
+	})
 	m.Term()
 }
 
@@ -196,7 +207,9 @@ func (t *Trainer) complete(ctx context.Context, a *assembly) {
 		return
 	}
 	t.m.rejected.WithLabelValues(reason).Inc()
-	t.log.Warn("rejected a batch", "batch", b.Name, "worker", a.first.worker, "reason", reason, "err", err)
+	t.rejectLog.Do(func() {
+		t.log.Warn("rejected a batch", "batch", b.Name, "worker", a.first.worker, "reason", reason, "err", err, "note", rejectLogNote)
+	})
 	for _, m := range a.msgs {
 		m.Term()
 	}
