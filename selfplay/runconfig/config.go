@@ -57,10 +57,6 @@ type SelfPlayConfig struct {
 	searchSettings
 }
 
-// NewSelfPlayConfig returns the section of sp, whose Search is the
-// search of its games.
-func NewSelfPlayConfig(sp selfplay.Config) SelfPlayConfig { return SelfPlayConfig{sp, sp.Search} }
-
 // Default returns the embedded defaults for variant v, but for the
 // trainer's section (package selfplay/training) and the split of the cores
 // (selfplay/training.SplitCores): local files, the small network.
@@ -68,7 +64,7 @@ func Default(v rules.VariantID) Config {
 	return Config{
 		Variant: v.String(), Seed: 1, Metrics: "127.0.0.1:9464",
 		Model:  ModelConfig{Preset: "small", HistoryPlies: encode.DefaultOptions().HistoryPlies},
-		Self:   NewSelfPlayConfig(selfplay.DefaultConfig(v)),
+		Self:   selfPlaySection(selfplay.DefaultConfig(v)),
 		Eval:   DefaultEvalConfig(),
 		Gating: DefaultGatingConfig(),
 	}
@@ -121,3 +117,7 @@ func (c *Config) Validate(run checkpoints.Run) error {
 	_, err := c.SelfPlayConfig(run)
 	return err
 }
+
+// selfPlaySection returns the section of sp, whose Search is the search
+// of its games.
+func selfPlaySection(sp selfplay.Config) SelfPlayConfig { return SelfPlayConfig{sp, sp.Search} }

@@ -16,15 +16,24 @@ import (
 // each overriding the one before (flags come last, in the commands).
 // The trainer's section stays raw (package selfplay/training loads it).
 func Load(variant string, run checkpoints.Run, file string) (Config, error) {
-	paths, id, err := Sources(variant, run, file)
+	return LoadWith(variant, run, file, Default, func(c *Config) *Config { return c })
+}
+
+// LoadWith is Load for a config type T that embeds Config (base returns
+// it): defaults gives T's defaults for a variant, and every key of the
+// files must be one of T's.
+func LoadWith[T any](variant string, run checkpoints.Run, file string, defaults func(rules.VariantID) T, base func(*T) *Config) (T, error) {
+	paths, id, err := sources(variant, run, file)
 	if err != nil {
-		return Config{}, err
+		var zero T
+		return zero, err
 	}
-	cfg := Default(id)
-	if err := Overlay(&cfg, paths); err != nil {
-		return Config{}, err
+	cfg := defaults(id)
+	if err := overlay(&cfg, paths); err != nil {
+		var zero T
+		return zero, err
 	}
-	return cfg, cfg.Check(id, file)
+	return cfg, base(&cfg).check(id, file)
 }
 
 // Read reads the config of the existing run in run (its config.json over
@@ -37,11 +46,11 @@ func Read(run checkpoints.Run) (Config, error) {
 	return Load("", run, "")
 }
 
-// Sources returns the files of the effective config in the order they
+// sources returns the files of the effective config in the order they
 // apply (an existing run's config.json, then file) and the variant they
 // select: an existing run's, else the flag's, else the config file's,
 // else chu.
-func Sources(variant string, run checkpoints.Run, file string) ([]string, rules.VariantID, error) {
+func sources(variant string, run checkpoints.Run, file string) ([]string, rules.VariantID, error) {
 	var paths []string
 	existing := run.Config()
 	if _, err := os.Stat(existing); err == nil {
@@ -80,9 +89,9 @@ func Sources(variant string, run checkpoints.Run, file string) ([]string, rules.
 	return paths, id, err
 }
 
-// Overlay reads each file (YAML or JSON) over dst, strictly: a key dst
+// overlay reads each file (YAML or JSON) over dst, strictly: a key dst
 // does not have is an error.
-func Overlay(dst any, paths []string) error {
+func overlay(dst any, paths []string) error {
 	for _, p := range paths {
 		data, err := os.ReadFile(p)
 		if err != nil {
@@ -95,10 +104,10 @@ func Overlay(dst any, paths []string) error {
 	return nil
 }
 
-// Check reports a config that does not play variant id (the one its
+// check reports a config that does not play variant id (the one its
 // sources selected; file is the -config file, for the message) or has
 // no seed.
-func (c *Config) Check(id rules.VariantID, file string) error {
+func (c *Config) check(id rules.VariantID, file string) error {
 	if c.Variant != id.String() {
 		return fmt.Errorf("config file %s sets variant %s, but the run plays %s", file, c.Variant, id)
 	}

@@ -12,15 +12,7 @@ import (
 // -config, each overriding the one before (flags come last, in the
 // commands); see runconfig.Load.
 func Load(variant string, run checkpoints.Run, file string) (Config, error) {
-	paths, id, err := runconfig.Sources(variant, run, file)
-	if err != nil {
-		return Config{}, err
-	}
-	cfg := Default(id)
-	if err := runconfig.Overlay(&cfg, paths); err != nil {
-		return Config{}, err
-	}
-	return cfg, cfg.Check(id, file)
+	return runconfig.LoadWith(variant, run, file, Default, func(c *Config) *runconfig.Config { return &c.Config })
 }
 
 // ReadConfig reads the config of the existing run in run (its config.json
