@@ -55,6 +55,7 @@ type cacheEntry struct {
 	priors   []float32
 	wdl      [3]float32
 	material float32
+	residual float32
 }
 
 // NewCache returns a cache of about capacity entries in front of inner,
@@ -153,7 +154,7 @@ func (c *Cache) lookup(k uint64, r *eval.Request) bool {
 		return false
 	}
 	copy(r.Priors, e.priors)
-	r.WDL, r.Material = e.wdl, e.material
+	r.WDL, r.Material, r.Residual = e.wdl, e.material, e.residual
 	e.used = true
 	return true
 }
@@ -177,7 +178,7 @@ func (c *Cache) store(k uint64, r *eval.Request) {
 	if e.valid {
 		delete(s.index, e.key)
 	}
-	e.key, e.valid, e.used, e.wdl, e.material = k, true, false, r.WDL, r.Material
+	e.key, e.valid, e.used, e.wdl, e.material, e.residual = k, true, false, r.WDL, r.Material, r.Residual
 	e.priors = append(e.priors[:0], r.Priors...)
 	s.index[k] = int32(s.hand)
 	s.hand = (s.hand + 1) % len(s.entries)

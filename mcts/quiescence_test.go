@@ -5,6 +5,7 @@ import (
 	"math"
 	"testing"
 
+	"chuzero/mcts/eval"
 	"chuzero/mcts/qsearch"
 	"chuzero/rules"
 )
@@ -81,6 +82,57 @@ func TestQuiescenceValidate(t *testing.T) {
 		c(&cfg)
 		if cfg.Validate() == nil {
 			t.Errorf("%+v validates", cfg)
+		}
+	}
+}
+
+// residualEval is Uniform with a fixed value, reported as a residual of
+// the capture value with weight r.
+type residualEval struct {
+	wdl [3]float32
+	r   float32
+}
+
+func (e residualEval) Evaluate(ctx context.Context, reqs []*eval.Request) error {
+	_ = Uniform{}.Evaluate(ctx, reqs)
+	for _, req := range reqs {
+		req.WDL, req.Residual = e.wdl, e.r
+	}
+	return nil
+}
+
+// TestResidualValue: a residual evaluator's value is completed by its own
+// weight, v + r·qs clamped, whatever the search's blend weight (which only
+// switches the capture search on); without the capture search it is the
+// residual alone; a whole value (r 0) is blended as before.
+func TestResidualValue(t *testing.T) {
+	const sfen = "4k4/9/9/9/2g6/9/9/2R6/4K4 b - 1" // a hanging gold, as above
+	g := game(t, rules.Sho, sfen)
+	qv := qsearch.New(g.Rules(), qsearch.DefaultDepth).Scaled(g, 3)
+	for _, c := range []struct {
+		name      string
+		wdl       [3]float32
+		r, lambda float64
+		want      float64
+	}{
+		{"residual, match blend", [3]float32{0.3, 0.5, 0.2}, 0.75, 0.75, 0.1 + 0.75*qv},
+		{"residual, blend 1", [3]float32{0.3, 0.5, 0.2}, 0.75, 1, 0.1 + 0.75*qv},
+		{"residual, clamped", [3]float32{1, 0, 0}, 1, 0.5, 1},
+		{"residual, no capture search", [3]float32{0.3, 0.5, 0.2}, 0.75, 0, 0.1},
+		{"whole value", [3]float32{0.3, 0.5, 0.2}, 0, 0.75, 0.25*0.1 + 0.75*qv},
+	} {
+		cfg := DefaultConfig()
+		cfg.Quiescence = c.lambda
+		s, err := New(cfg, residualEval{c.wdl, float32(c.r)}, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := s.Run(context.Background(), g, Options{Simulations: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if math.Abs(res.NetValue-c.want) > 1e-6 {
+			t.Errorf("%s: root value %v, want %v", c.name, res.NetValue, c.want)
 		}
 	}
 }

@@ -166,13 +166,17 @@ func (s *Search) expandRoot(ctx context.Context, g *rules.Game) error {
 
 // value is the value for the side to move of the position of request k:
 // win minus loss, plus the material utility when the config asks for it,
-// blended with its quiescence value by Config.Quiescence.
+// blended with its quiescence value by Config.Quiescence (a residual
+// evaluator's value completed by its own weight instead: Residual).
 func (s *Search) value(req *eval.Request, k int) float64 {
 	v := float64(req.WDL[0] - req.WDL[2])
 	if u := s.cfg.MaterialUtility; u > 0 {
 		v = max(-1, min(1, v+u*float64(req.Material)))
 	}
 	if l := s.cfg.Quiescence; l > 0 {
+		if r := float64(req.Residual); r > 0 {
+			return Residual(v, s.qv[k], r)
+		}
 		v = Blend(v, s.qv[k], l)
 	}
 	return v

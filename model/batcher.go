@@ -258,6 +258,7 @@ func (b *Batcher) work(ctx context.Context) {
 				net.Priors(ws, i, j.legal, j.req.Priors)
 				j.req.WDL = net.WDL(ws, i)
 				j.req.Material = ws.Material[2*i+1] // AuxAheadPlies ahead
+				j.req.Residual = float32(net.Config.ValueResidual)
 			}
 			j.done <- struct{}{}
 		}

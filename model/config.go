@@ -28,6 +28,13 @@ type Config struct {
 	// whose config lacks the key predates them: it loads with the heads
 	// on and freshly initialised (WeightsFromCheckpoint).
 	AuxHeads bool `json:"aux_heads"`
+	// ValueResidual makes the value head a residual of the capture search
+	// (issue 40): it is trained toward the value target less
+	// ValueResidual times the capture search's value of the position, and
+	// a search that blends the capture value backs up the head's value plus
+	// ValueResidual times it (eval.Request.Residual). 0: the head learns
+	// the whole value.
+	ValueResidual float64 `json:"value_residual,omitempty"`
 }
 
 // Presets are the named architectures.
@@ -90,6 +97,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("model: GlobalPoolEvery %d is negative", c.GlobalPoolEvery)
 	case c.PolicyFilters < 1 || c.ValueFilters < 1 || c.ValueHidden < 1:
 		return fmt.Errorf("model: head widths must be positive: %+v", c)
+	case !(c.ValueResidual >= 0 && c.ValueResidual <= 1):
+		return fmt.Errorf("model: value_residual %v out of range 0..1", c.ValueResidual)
 	}
 	return nil
 }

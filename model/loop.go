@@ -136,6 +136,12 @@ func NewLoop(cfg LoopConfig, store *checkpoints.Store, log *slog.Logger) (*Loop,
 	if l.replay, err = NewReplay(cfg.Samples, w.Spec, cfg.Replay); err != nil {
 		return nil, err
 	}
+	if r := w.Config.ValueResidual; r > 0 {
+		if cfg.Baseline == nil {
+			return nil, fmt.Errorf("model: the network's value is a residual (value_residual %v) and the loop has no capture value to add it to", r)
+		}
+		l.replay.SetResidual(r, cfg.Baseline)
+	}
 	if l.trainer, err = NewTrainer(w, cfg.Train); err != nil {
 		return nil, err
 	}

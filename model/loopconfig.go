@@ -25,6 +25,11 @@ type LoopConfig struct {
 	Train   TrainConfig    `json:"-"`
 	Replay  ReplayConfig   `json:"-"`
 	Samples string         `json:"-"` // directory of the sample files
+	// Baseline is the capture value of a sample's position, which a
+	// residual value head (Config.ValueResidual) is trained on top of; a
+	// run whose network has one must set it. It is called from the
+	// training goroutine only.
+	Baseline Baseline `json:"-"`
 
 	Schedule        []LRStep `json:"learning_rate"`    // learning rate by step (piecewise constant)
 	WarmupSteps     int64    `json:"warmup_steps"`     // linear warm-up of the learning rate over the first steps

@@ -88,7 +88,13 @@ type Replay struct {
 	badDraw     int64        // samples that failed to encode when drawn, skipped
 	ledger      *pruneLedger // what pruning removed; nil until the first Refresh
 	valueQ      float64      // weight of the search value in the value target (SetValueMix)
+	residual    float64      // weight of the capture value taken off the value target (SetResidual)
+	baseline    Baseline     // the capture value of a sample's position (SetResidual)
 }
+
+// Baseline returns the capture search's value of a sample's position for
+// its side to move, in [-1, 1], scaled as the search blends it.
+type Baseline func(*encode.Sample) (float64, error)
 
 // NewReplay returns an empty window over the sample files in dir.
 func NewReplay(dir string, spec *encode.Spec, cfg ReplayConfig) (*Replay, error) {
@@ -111,6 +117,13 @@ func (r *Replay) HeldOut() int { return len(r.held) }
 // SetValueMix sets the weight q of the search's root value in the value
 // target: (1-q)*result + q*root value, each as a win/draw/loss triple.
 func (r *Replay) SetValueMix(q float64) { r.valueQ = max(0, min(1, q)) }
+
+// SetResidual makes the value target a residual (model.Config.ValueResidual):
+// the target less weight times the baseline's value of the position, as a
+// win/draw/loss triple. Weight 0 turns it off.
+func (r *Replay) SetResidual(weight float64, baseline Baseline) {
+	r.residual, r.baseline = max(0, min(1, weight)), baseline
+}
 
 // Files returns how many sample files are loaded (and not pruned since).
 func (r *Replay) Files() int { return len(r.files) }

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"errors"
 	"fmt"
 	"math/rand/v2"
 
@@ -24,7 +25,9 @@ func (r *Replay) fill(rng *rand.Rand, b *Batch, n int, src []encode.Sample, mirr
 		mir := mirror > 0 && rng.Float64() < mirror
 		err := r.spec.EncodeSample(s, b.Planes[i*ps:(i+1)*ps], mir)
 		if err == nil {
-			b.WDL[i] = r.valueTarget(s)
+			b.WDL[i], err = r.valueTarget(s)
+		}
+		if err == nil {
 			b.Legal[i], b.Policy[i] = r.sparse(s.Policy, b.Legal[i], b.Policy[i], mir, s.FullSearch)
 			err = r.fillAux(b, i, s, mir)
 		}
@@ -42,21 +45,32 @@ func (r *Replay) fill(rng *rand.Rand, b *Batch, n int, src []encode.Sample, mirr
 
 // valueTarget returns (1-q)*z + q*v as a win/draw/loss triple, where z is
 // the game's result (or, for a game stopped by the self-play ply cap, the
-// search's estimate of it) and v the search's root value.
-func (r *Replay) valueTarget(s *encode.Sample) [3]float32 {
+// search's estimate of it) and v the search's root value; with a residual
+// (SetResidual), that target's value less the residual weight times the
+// baseline's value of the position, clamped to [-1, 1].
+func (r *Replay) valueTarget(s *encode.Sample) ([3]float32, error) {
 	z := s.Outcome.WDL()
 	if s.Truncated {
 		z = ValueWDL(s.EndValue)
 	}
-	if r.valueQ == 0 {
-		return z
+	if r.valueQ > 0 {
+		v := ValueWDL(s.RootValue)
+		q := float32(r.valueQ)
+		for k := range z {
+			z[k] = (1-q)*z[k] + q*v[k]
+		}
 	}
-	v := ValueWDL(s.RootValue)
-	q := float32(r.valueQ)
-	for k := range z {
-		z[k] = (1-q)*z[k] + q*v[k]
+	if r.residual <= 0 {
+		return z, nil
 	}
-	return z
+	if r.baseline == nil {
+		return z, errors.New("model: a residual value target without a baseline")
+	}
+	b, err := r.baseline(s)
+	if err != nil {
+		return z, err
+	}
+	return ValueWDL(z[0] - z[2] - float32(r.residual*b)), nil
 }
 
 // ValueWDL maps a value in [-1, 1] to the win/draw/loss triple of least

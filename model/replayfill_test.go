@@ -1,6 +1,7 @@
 package model
 
 import (
+	"errors"
 	"math"
 	"math/rand/v2"
 	"path/filepath"
@@ -28,7 +29,10 @@ func TestValueTarget(t *testing.T) {
 		{"search only", encode.Sample{Outcome: encode.Loss, RootValue: -0.25}, 1, [3]float32{0, 0.75, 0.25}},
 	} {
 		r.SetValueMix(c.q)
-		got := r.valueTarget(&c.s)
+		got, err := r.valueTarget(&c.s)
+		if err != nil {
+			t.Fatal(err)
+		}
 		for k := range got {
 			if math.Abs(float64(got[k]-c.want[k])) > 1e-6 {
 				t.Errorf("%s: %v, want %v", c.name, got, c.want)
@@ -48,6 +52,58 @@ func TestValueTarget(t *testing.T) {
 		if got := cfg.ValueQ(c.step); math.Abs(got-c.want) > 1e-9 {
 			t.Errorf("ValueQ(%d) = %v, want %v", c.step, got, c.want)
 		}
+	}
+}
+
+// A residual value target (issue 40): the target's value less the
+// residual weight times the capture value of the position, clamped, as the
+// least-draw triple; a baseline's error is the sample's, and a residual
+// without a baseline is an error.
+func TestResidualValueTarget(t *testing.T) {
+	base := map[uint32]float64{1: 0.8, 2: -0.5, 3: 1, 4: -1}
+	baseline := func(s *encode.Sample) (float64, error) {
+		b, ok := base[s.Ply]
+		if !ok {
+			return 0, errors.New("no position")
+		}
+		return b, nil
+	}
+	for _, c := range []struct {
+		name     string
+		s        encode.Sample
+		mix, res float64
+		want     [3]float32
+	}{
+		{"a win the capture search foresaw", encode.Sample{Ply: 1, Outcome: encode.Win}, 0, 0.75, [3]float32{0.4, 0.6, 0}},
+		{"a win from behind", encode.Sample{Ply: 2, Outcome: encode.Win}, 0, 0.75, [3]float32{1, 0, 0}},
+		{"a loss from ahead", encode.Sample{Ply: 3, Outcome: encode.Loss}, 0, 1, [3]float32{0, 0, 1}},
+		{"a draw from behind", encode.Sample{Ply: 4, Outcome: encode.Draw}, 0, 0.5, [3]float32{0.5, 0.5, 0}},
+		{"capped at the material it had", encode.Sample{Ply: 1, Outcome: encode.Draw, Truncated: true, EndValue: 0.8}, 0, 1, [3]float32{0, 1, 0}},
+		{"mixed with the root value", encode.Sample{Ply: 2, Outcome: encode.Loss, RootValue: -0.5}, 0.5, 0.5, [3]float32{0, 0.5, 0.5}},
+		{"no residual", encode.Sample{Ply: 9, Outcome: encode.Win}, 0, 0, [3]float32{1, 0, 0}},
+	} {
+		r := &Replay{}
+		r.SetValueMix(c.mix)
+		r.SetResidual(c.res, baseline)
+		got, err := r.valueTarget(&c.s)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		for k := range got {
+			if math.Abs(float64(got[k]-c.want[k])) > 1e-6 {
+				t.Errorf("%s: %v, want %v", c.name, got, c.want)
+				break
+			}
+		}
+	}
+	r := &Replay{}
+	r.SetResidual(0.75, baseline)
+	if _, err := r.valueTarget(&encode.Sample{Ply: 7}); err == nil {
+		t.Error("a baseline's error was not the sample's")
+	}
+	r.SetResidual(0.75, nil)
+	if _, err := r.valueTarget(&encode.Sample{Ply: 1}); err == nil {
+		t.Error("a residual without a baseline gave a target")
 	}
 }
 

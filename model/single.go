@@ -36,5 +36,6 @@ func (s *Single) Evaluate(req *eval.Request) error {
 	}
 	s.Net.Priors(s.ws, 0, s.legal, req.Priors)
 	req.WDL = s.Net.WDL(s.ws, 0)
+	req.Residual = float32(s.Net.Config.ValueResidual)
 	return nil
 }

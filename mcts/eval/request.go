@@ -28,6 +28,11 @@ type Request struct {
 	// auxiliary material head (out; 0 from an evaluator without one). The
 	// search adds it to the value when asked (mcts.Config.MaterialUtility).
 	Material float32
+	// Residual is the weight of the capture search's value that the
+	// evaluator's value is a residual of (out; model.Config.ValueResidual,
+	// 0 for a whole value): a search that blends the capture value backs
+	// up WDL's value plus Residual times it (mcts.Config.Quiescence).
+	Residual float32
 }
 
 // Set fills the request from a game's current position and the moves to
@@ -42,7 +47,7 @@ func (r *Request) Set(g *rules.Game, moves []rules.Move) {
 	r.NHistory = k
 	r.Repetitions = g.RepetitionCount()
 	r.Moves = append(r.Moves[:0], moves...)
-	r.Material = 0
+	r.Material, r.Residual = 0, 0
 	if cap(r.Priors) < len(moves) {
 		r.Priors = make([]float32, len(moves))
 	}

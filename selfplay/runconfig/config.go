@@ -37,6 +37,12 @@ type ModelConfig struct {
 	// game shows the network a progress it never trained on. A resumed
 	// run keeps its checkpoint's.
 	ProgressPlies int `json:"progress_plies,omitempty"`
+	// ValueResidual trains the value head as a residual of the capture
+	// search (model.Config.ValueResidual): toward the value target less
+	// this weight times the capture value of the position, and searches
+	// back up the head's value plus this weight times the capture value. 0:
+	// the whole value. A resumed run keeps its checkpoint's.
+	ValueResidual float64 `json:"value_residual,omitempty"`
 }
 
 // The self-play section is the library configs themselves, embedded

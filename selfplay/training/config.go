@@ -1,6 +1,8 @@
 package training
 
 import (
+	"fmt"
+
 	"encoding/json"
 	"runtime"
 
@@ -71,6 +73,7 @@ func (c *Config) ModelConfig() (model.Config, error) {
 		return mc, err
 	}
 	mc = mc.Override(c.Model.Blocks, c.Model.Filters, c.Model.GlobalPoolEvery)
+	mc.ValueResidual = c.Model.ValueResidual
 	return mc, mc.Validate()
 }
 
@@ -93,6 +96,14 @@ func (c *Config) LoopConfig(run checkpoints.Run) (model.LoopConfig, error) {
 		lc.Replay.MirrorFraction = 0.5 // a run made before mirror_fraction
 	}
 	lc.Samples = run.Samples()
+	sp, err := c.SelfPlayConfig(run)
+	if err != nil {
+		return lc, err
+	}
+	if mc.ValueResidual > 0 && (sp.Search.Quiescence <= 0 || sp.QuiescenceFinal <= 0 && sp.QuiescenceSteps > 0) {
+		return lc, fmt.Errorf("training: model.value_residual %v needs the capture value in self-play's search (selfplay.quiescence > 0)", mc.ValueResidual)
+	}
+	lc.Baseline = captureBaseline(sp.Search) // used only by a residual value head (a resumed run's checkpoint may have one)
 	return lc, lc.Validate()
 }
 
