@@ -161,3 +161,44 @@ func TestCheckpointInterval(t *testing.T) {
 		t.Errorf("checkpoints at steps %v, want %v (waited for data: %v)", steps, want, wrote)
 	}
 }
+
+// A residual value head: the loop refuses to train it without a baseline,
+// draws the baseline for every sample of a batch, and keeps the residual
+// in its checkpoints, so a resumed run (configured without one) trains the
+// same head.
+func TestLoopResidual(t *testing.T) {
+	run := t.TempDir()
+	samples := filepath.Join(run, "samples")
+	store, _ := checkpoints.Open(filepath.Join(run, "checkpoints"))
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	for i := uint64(0); i < 3; i++ {
+		writeSampleFile(t, mustDir(t, samples), rules.Sho, i, 30)
+	}
+	cfg := testLoopConfig(samples)
+	cfg.Model.ValueResidual = 0.75
+	if _, err := NewLoop(cfg, store, log); err == nil {
+		t.Fatal("a residual head without a baseline was accepted")
+	}
+	calls := 0
+	cfg.Baseline = func(s *encode.Sample) (float64, error) { calls++; return 0.5, nil }
+	l, err := NewLoop(cfg, store, log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := l.Run(context.Background(), 3); err != nil {
+		t.Fatal(err)
+	}
+	l.Close()
+	if calls < 3*cfg.Train.Batch {
+		t.Errorf("the baseline was drawn %d times in 3 steps of %d", calls, cfg.Train.Batch)
+	}
+	cfg.Model.ValueResidual = 0
+	l2, err := NewLoop(cfg, store, log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l2.Close()
+	if r := l2.Weights().Config.ValueResidual; r != 0.75 || l2.Step() != 3 {
+		t.Errorf("resumed at step %d with residual %v, want 3 and the checkpoint's 0.75", l2.Step(), r)
+	}
+}

@@ -81,6 +81,18 @@ type Result struct {
 	CorrCapture, CorrTarget, CorrResult, MSE float64
 	Bins                                     []Bin
 	Decisive                                 int
+	// Residual is the network's residual weight (model.Config.
+	// ValueResidual, eval.Request.Residual): its value is a residual of
+	// the capture value, and its target (CorrTarget) the training target
+	// less Residual times the capture value. 0: a whole value.
+	Residual float64
+	// CorrPlayed is the correlation with the result of the value a match
+	// search backs up from the network: the blend at the match weight
+	// (mcts.MatchConfig().Quiescence) with the capture value, or for a
+	// residual, the value plus Residual times the capture value.
+	// CorrCaptureResult is the capture value's own correlation with the
+	// result, the same for every network: what the network adds to.
+	CorrPlayed, CorrCaptureResult float64
 	// PerPosition is the evaluator's mean time a position.
 	PerPosition time.Duration
 }
@@ -98,7 +110,8 @@ func Measure(name string, ev Evaluator, ps []Position, cfg Config) (Result, erro
 	r := Result{Name: name, Positions: len(ps), Bins: newBins(cfg.Bins)}
 	var req eval.Request
 	var agree, capAgree, blunders, searchN int
-	var vals, caps, targets, results []float64
+	var vals, caps, targets, results, played []float64
+	lambda := mcts.MatchConfig().Quiescence
 	start := time.Now()
 	for i := range ps {
 		p := &ps[i]
@@ -133,7 +146,11 @@ func Measure(name string, ev Evaluator, ps []Position, cfg Config) (Result, erro
 		}
 		v := float64(req.WDL[0] - req.WDL[2])
 		vals, caps, results = append(vals, v), append(caps, p.Value), append(results, p.Result)
-		targets = append(targets, p.Target)
+		target, pv := p.Target, mcts.Blend(v, p.Value, lambda)
+		if r.Residual = float64(req.Residual); r.Residual > 0 {
+			target, pv = max(-1, min(1, target-r.Residual*p.Value)), mcts.Residual(v, p.Value, r.Residual)
+		}
+		targets, played = append(targets, target), append(played, pv)
 		r.MSE += (v - p.Result) * (v - p.Result)
 		if p.Result != 0 {
 			r.Decisive++
@@ -148,6 +165,7 @@ func Measure(name string, ev Evaluator, ps []Position, cfg Config) (Result, erro
 	}
 	r.SearchN, r.SearchAgree = searchN, ratio(float64(agree), float64(searchN))
 	r.CorrCapture, r.CorrTarget, r.CorrResult = pearson(vals, caps), pearson(vals, targets), pearson(vals, results)
+	r.CorrPlayed, r.CorrCaptureResult = pearson(played, results), pearson(caps, results)
 	for i := range r.Bins {
 		b := &r.Bins[i]
 		b.Value, b.Result = ratio(b.Value, float64(b.N)), ratio(b.Result, float64(b.N))
@@ -166,7 +184,7 @@ func fill(req *eval.Request, p *Position) {
 		req.Priors = make([]float32, len(p.Moves))
 	}
 	req.Priors = req.Priors[:len(p.Moves)]
-	req.WDL, req.Material = [3]float32{}, 0
+	req.WDL, req.Material, req.Residual = [3]float32{}, 0, 0
 }
 
 // searchTop returns the policy index the sample's search target puts

@@ -219,6 +219,37 @@ func TestMeasureKnownEvaluators(t *testing.T) {
 	}
 }
 
+// residualDraw calls every position a draw, as a residual of the capture
+// value with weight 0.75: it plays the capture value, scaled.
+type residualDraw struct{ uniform }
+
+func (r residualDraw) Evaluate(req *eval.Request) error {
+	req.Residual = 0.75
+	return r.uniform.Evaluate(req)
+}
+
+// The played value: the oracle's match blend is the capture value, and a
+// residual that adds nothing plays the capture value too (scaled), so both
+// correlate with the result as the capture value does; the residual's
+// weight is reported.
+func TestMeasurePlayedValue(t *testing.T) {
+	ps, cfg := probed(t)
+	best, err := Measure("oracle", &oracle{q: qsearch.New(sho, cfg.Search.QuiescenceDepth)}, ps, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Measure("residual", residualDraw{}, ps, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := best.CorrCaptureResult; c == 0 || math.Abs(best.CorrPlayed-c) > 1e-6 || math.Abs(res.CorrPlayed-c) > 1e-6 {
+		t.Fatalf("played value: oracle %v, residual %v, want the capture value's %v", best.CorrPlayed, res.CorrPlayed, c)
+	}
+	if best.Residual != 0 || res.Residual != 0.75 || res.CorrResult != 0 {
+		t.Fatalf("residual weights %v and %v, the residual draw's correlation %v", best.Residual, res.Residual, res.CorrResult)
+	}
+}
+
 func TestCaptureScoresAHangingPiece(t *testing.T) {
 	// Sente's rook on 1i takes Gote's undefended gold on 1e
 	p, err := sho.ParseSFEN("4k4/9/9/9/8g/9/9/9/4K3R b - 1")

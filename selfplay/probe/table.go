@@ -65,7 +65,8 @@ func (r *Report) Write(w io.Writer) error {
 	fmt.Fprintf(w, "search targets: %d of the positions full-searched; target entropy %.2f nats, first move %.2f\n",
 		r.Targets.N, r.Targets.Entropy, r.Targets.TopMass)
 	if len(r.Results) > 0 {
-		fmt.Fprintf(w, "calibration bins: the %d positions of decisive games\n", r.Results[0].Decisive)
+		fmt.Fprintf(w, "calibration bins: the %d positions of decisive games; the capture value's own correlation with the result %.2f\n",
+			r.Results[0].Decisive, r.Results[0].CorrCaptureResult)
 	}
 	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
@@ -87,6 +88,13 @@ func (r *Report) Write(w io.Writer) error {
 	row("value corr. capture value", func(x *Result) string { return fmt.Sprintf("%.2f", x.CorrCapture) })
 	row("value corr. its target", func(x *Result) string { return fmt.Sprintf("%.2f", x.CorrTarget) })
 	row("value corr. result", func(x *Result) string { return fmt.Sprintf("%.2f", x.CorrResult) })
+	row("played value corr. result", func(x *Result) string { return fmt.Sprintf("%.2f", x.CorrPlayed) })
+	row("value: whole or residual (weight)", func(x *Result) string {
+		if x.Residual > 0 {
+			return fmt.Sprintf("residual (%g)", x.Residual)
+		}
+		return "whole"
+	})
 	row("value MSE against result", func(x *Result) string { return fmt.Sprintf("%.3f", x.MSE) })
 	if len(r.Results) > 0 {
 		for i, b := range r.Results[0].Bins {
