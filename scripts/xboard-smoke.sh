@@ -125,11 +125,12 @@ wait_for() {
   echo "${c:-0}"
 }
 
-# stop_xboard PID: SIGTERM (XBoard's exit: it sends "quit" to its engines), then wait.
+# stop_xboard PID: SIGTERM (XBoard's exit: it sends "quit" to its engines), then wait up
+# to 20 s (XBoard on a loaded 2-core CI machine has been seen to take over 5 s).
 stop_xboard() {
   local pid=$1
   kill -TERM "$pid" 2>/dev/null || true
-  for _ in $(seq 50); do
+  for _ in $(seq 200); do
     kill -0 "$pid" 2>/dev/null || break
     sleep 0.1
   done
