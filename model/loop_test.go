@@ -43,7 +43,10 @@ func testLoopConfig(dir string) LoopConfig {
 	return cfg
 }
 
-func TestLoopResumes(t *testing.T) {
+// loopFixture returns a fresh run's store, a silent log and the test loop
+// config over three sample files of 30 plies.
+func loopFixture(t *testing.T) (*checkpoints.Store, *slog.Logger, LoopConfig) {
+	t.Helper()
 	run := t.TempDir()
 	samples := filepath.Join(run, "samples")
 	store, _ := checkpoints.Open(filepath.Join(run, "checkpoints"))
@@ -52,6 +55,11 @@ func TestLoopResumes(t *testing.T) {
 		writeSampleFile(t, mustDir(t, samples), rules.Sho, i, 30)
 	}
 	cfg := testLoopConfig(samples)
+	return store, log, cfg
+}
+
+func TestLoopResumes(t *testing.T) {
+	store, log, cfg := loopFixture(t)
 	l, err := NewLoop(cfg, store, log)
 	if err != nil {
 		t.Fatal(err)
@@ -167,14 +175,7 @@ func TestCheckpointInterval(t *testing.T) {
 // in its checkpoints, so a resumed run (configured without one) trains the
 // same head.
 func TestLoopResidual(t *testing.T) {
-	run := t.TempDir()
-	samples := filepath.Join(run, "samples")
-	store, _ := checkpoints.Open(filepath.Join(run, "checkpoints"))
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	for i := uint64(0); i < 3; i++ {
-		writeSampleFile(t, mustDir(t, samples), rules.Sho, i, 30)
-	}
-	cfg := testLoopConfig(samples)
+	store, log, cfg := loopFixture(t)
 	cfg.Model.ValueResidual = 0.75
 	if _, err := NewLoop(cfg, store, log); err == nil {
 		t.Fatal("a residual head without a baseline was accepted")
