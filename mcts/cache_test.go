@@ -127,3 +127,23 @@ func TestCacheWith(t *testing.T) {
 		t.Errorf("hits %d, misses %d; want 1, 2", h, m)
 	}
 }
+
+// TestCacheKeepsOutputs: a hit returns every output of the evaluator's
+// answer: the value, the material forecast and the residual weight.
+func TestCacheKeepsOutputs(t *testing.T) {
+	g := game(t, rules.Sho, "")
+	c := NewCache(residualEval{wdl: [3]float32{0.5, 0.25, 0.25}, r: 0.75}, 10)
+	for i := 0; i < 2; i++ {
+		req := &eval.Request{}
+		req.Set(g, g.LegalMoves())
+		if err := c.Evaluate(context.Background(), []*eval.Request{req}); err != nil {
+			t.Fatal(err)
+		}
+		if req.WDL != [3]float32{0.5, 0.25, 0.25} || req.Residual != 0.75 {
+			t.Fatalf("evaluation %d: WDL %v, residual %v", i, req.WDL, req.Residual)
+		}
+	}
+	if h, _ := c.Counts(); h != 1 {
+		t.Fatalf("%d hits, want 1", h)
+	}
+}
