@@ -43,6 +43,12 @@ type Config struct {
 	GumbelK      int     `json:"gumbel_k"`
 	GumbelCVisit float64 `json:"gumbel_c_visit"`
 	GumbelCScale float64 `json:"gumbel_c_scale"`
+	// GumbelRescaleQ min-max normalises the completed q of a node's
+	// children to [0, 1] before the Q transform (mctx's rescale_values), so
+	// that their whole span is worth (CVisit + max visits) * CScale logits
+	// whatever the values' own scale; false keeps q's [-1, 1] (a span of 2
+	// is worth that). mctx pairs it with CScale 0.1.
+	GumbelRescaleQ bool `json:"gumbel_rescale_q,omitempty"`
 	// GumbelInterior: in a Gumbel search, nodes below the root select
 	// deterministically, argmax pi'(a) - N(a)/(1 + sum N), with pi' the
 	// completed-Q improved policy of the node; false keeps PUCT there.

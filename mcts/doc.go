@@ -33,6 +33,8 @@
 //     improved policy as the training target; sigma(q) = (CVisit + max
 //     visits) * CScale * (q+1)/2. The completed q of an unvisited move is
 //     v_mix, from the node's own network value (stored at its expansion).
+//     GumbelRescaleQ min-max normalises a node's completed q to [0, 1]
+//     first, so sigma = (CVisit + max visits) * CScale * q-hat (mctx).
 //   - GumbelInterior: in a Gumbel search, the nodes below the root pick
 //     argmax pi'(a) - N(a)/(1 + sum N) (pi' the node's improved policy, N
 //     counting paths in flight); false: PUCT there.

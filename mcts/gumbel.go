@@ -28,10 +28,35 @@ type gumbelScratch struct {
 	cands []int32
 }
 
-// sigma is the monotone transform of a value q in [-1, 1]; maxVisits is
-// the most visits of a child of the node.
+// sigma is the monotone transform of a value q in [-1, 1] without
+// GumbelRescaleQ; maxVisits is the most visits of a child of the node.
 func (s *Search) sigma(q float64, maxVisits int32) float64 {
 	return (s.cfg.GumbelCVisit + float64(maxVisits)) * s.cfg.GumbelCScale * (q + 1) / 2
+}
+
+// rescaleEpsilon is the smallest span of q that GumbelRescaleQ stretches
+// to [0, 1], as mctx's epsilon: children all of one value stay level.
+const rescaleEpsilon = 1e-8
+
+// qSlope returns the Q transform's logits per unit of q at a node whose
+// children's completed q lie in [lo, hi] and whose most visited child has
+// maxVisits: sigma's slope, or with GumbelRescaleQ the slope that maps
+// [lo, hi] onto [0, 1] first. Every softmax over the children is shift
+// invariant, so slope * q serves for sigma(q).
+func (s *Search) qSlope(maxVisits int32, lo, hi float64) float64 {
+	span := 2.0
+	if s.cfg.GumbelRescaleQ {
+		span = max(hi-lo, rescaleEpsilon)
+	}
+	return (s.cfg.GumbelCVisit + float64(maxVisits)) * s.cfg.GumbelCScale / span
+}
+
+// rootSlope returns qSlope for the completed q of a node's children.
+func (s *Search) rootSlope(q []float64, maxVisits int32) float64 {
+	if len(q) == 0 {
+		return 0
+	}
+	return s.qSlope(maxVisits, slices.Min(q), slices.Max(q))
 }
 
 // childQ returns a visited child's value for the side to move at its
@@ -119,8 +144,9 @@ func (s *Search) runGumbel(ctx context.Context, g *rules.Game, sims int, res *Re
 func (s *Search) rankCandidates(cands []int32) {
 	sc := &s.gumbel
 	q, maxN := s.completedQ(s.t.root, sc.score)
+	a := s.rootSlope(q, maxN)
 	for i := range q {
-		q[i] = sc.g[i] + sc.logit[i] + s.sigma(q[i], maxN)
+		q[i] = sc.g[i] + sc.logit[i] + a*q[i]
 	}
 	sc.score = q
 	s.sortCandidates(cands)
@@ -136,9 +162,9 @@ func (s *Search) sortCandidates(cands []int32) {
 // moves; q holds the completed q of each and maxN the most visits.
 func (s *Search) improvedPolicy(prior []float32, q []float64, maxN int32) []float32 {
 	z := make([]float64, len(prior))
-	m := math.Inf(-1)
+	m, a := math.Inf(-1), s.rootSlope(q, maxN)
 	for i := range prior {
-		z[i] = math.Log(max(float64(prior[i]), 1e-30)) + s.sigma(q[i], maxN)
+		z[i] = math.Log(max(float64(prior[i]), 1e-30)) + a*q[i]
 		m = max(m, z[i])
 	}
 	var sum float64

@@ -190,3 +190,47 @@ func (c *countingEvaluator) Evaluate(ctx context.Context, reqs []*eval.Request) 
 	c.n += len(reqs)
 	return c.inner.Evaluate(ctx, reqs)
 }
+
+// TestCompletedQTargets: the improved-policy target of a hand-built node
+// with known numbers. Children: prior 0.5 visited 3 times at q 0.6, prior
+// 0.3 once at -0.2, prior 0.2 unvisited; network value 0. So v_mix = (0 +
+// 4/0.8 * (0.5*0.6 - 0.3*0.2)) / 5 = 0.24, the completed q is [0.6, -0.2,
+// 0.24] and the most visits 3. The default transform adds (50+3)*1*(q+1)/2
+// to each log prior; mctx's (rescaled q, CScale 0.1) adds 5.3 * (q +
+// 0.2)/0.8. The policies are softmax written out by hand.
+func TestCompletedQTargets(t *testing.T) {
+	kids := []child{{0.5, 3, 0, 0.6}, {0.3, 1, 0, -0.2}, {0.2, 0, 0, 0}}
+	rescaled := DefaultConfig()
+	rescaled.GumbelRescaleQ, rescaled.GumbelCScale = true, 0.1
+	tests := []struct {
+		name string
+		cfg  Config
+		want []float64
+	}{
+		{"default transform", DefaultConfig(), []float64{0.999971, 0, 0.000029}},
+		{"rescaled q, c_scale 0.1", rescaled, []float64{0.961695, 0.002880, 0.035425}},
+	}
+	for _, tt := range tests {
+		s := handTree(t, tt.cfg, 0, 4, 0, kids)
+		q, maxN := s.completedQ(1, nil)
+		if maxN != 3 || !slices.EqualFunc(q, []float64{0.6, -0.2, 0.24}, func(a, b float64) bool { return math.Abs(a-b) < 1e-6 }) {
+			t.Fatalf("%s: completed q %v, most visits %d; want [0.6 -0.2 0.24], 3", tt.name, q, maxN)
+		}
+		got := s.improvedPolicy([]float32{0.5, 0.3, 0.2}, q, maxN)
+		for i := range got {
+			if math.Abs(float64(got[i])-tt.want[i]) > 2e-6 {
+				t.Errorf("%s: policy %v, want %v", tt.name, got, tt.want)
+				break
+			}
+		}
+	}
+	// Rescaling makes the target independent of the values' scale: halve
+	// every q and the value, and the policy stays.
+	half := []child{{0.5, 3, 0, 0.3}, {0.3, 1, 0, -0.1}, {0.2, 0, 0, 0}}
+	s := handTree(t, rescaled, 0, 4, 0, half)
+	q, maxN := s.completedQ(1, nil)
+	got := s.improvedPolicy([]float32{0.5, 0.3, 0.2}, q, maxN)
+	if math.Abs(float64(got[0])-0.961695) > 2e-6 || math.Abs(float64(got[2])-0.035425) > 2e-6 {
+		t.Errorf("rescaled, halved values: policy %v, want [0.961695 0.002880 0.035425]", got)
+	}
+}

@@ -113,7 +113,7 @@ func (s *Search) pickGumbel(idx int32) int32 {
 	sc.visited = sc.visited[:0]
 	var sumN, sumVisits, maxN int32
 	var priorSum, piVisited, piQ float64
-	maxQ := math.Inf(-1)
+	maxQ, minQ := math.Inf(-1), math.Inf(1)
 	for i := range kids {
 		ch := &kids[i]
 		sumN += ch.visits + ch.inFlight
@@ -126,15 +126,15 @@ func (s *Search) pickGumbel(idx int32) int32 {
 			maxN = max(maxN, ch.visits)
 			piVisited += p
 			piQ += p * q
-			maxQ = max(maxQ, q)
+			maxQ, minQ = max(maxQ, q), min(minQ, q)
 		}
 	}
 	vmix := mixValue(float64(n.value), sumVisits, piVisited, piQ)
-	top := maxQ
+	top, low := maxQ, minQ
 	if len(sc.visited) < len(kids) {
-		top = max(top, vmix)
+		top, low = max(top, vmix), min(low, vmix)
 	}
-	scale := s.sigma(1, maxN) / 2 // sigma(q) = scale * (q + 1)
+	scale := s.qSlope(maxN, low, top) // sigma(q) = scale * q + a constant
 	sc.weight = sc.weight[:0]
 	z := 0.0
 	for _, i := range sc.visited {

@@ -33,7 +33,8 @@ func handTree(t *testing.T, cfg Config, value float32, visits int32, parentQ flo
 }
 
 // wantGumbelInterior is the rule written out: argmax pi'(a) - N(a)/(1 +
-// sum N), pi' = softmax(log prior + sigma(completed q)).
+// sum N), pi' = softmax(log prior + sigma(completed q)), q min-max
+// normalised first with GumbelRescaleQ.
 func wantGumbelInterior(s *Search, value float64, kids []child) int {
 	var sumN, sumVisits, maxN int32
 	var piVisited, piQ float64
@@ -50,14 +51,23 @@ func wantGumbelInterior(s *Search, value float64, kids []child) int {
 	if sumVisits > 0 {
 		vmix = (value + float64(sumVisits)/piVisited*piQ) / (1 + float64(sumVisits))
 	}
+	q := make([]float64, len(kids))
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for i, k := range kids {
+		q[i] = vmix
+		if k.visits > 0 {
+			q[i] = k.q
+		}
+		lo, hi = min(lo, q[i]), max(hi, q[i])
+	}
 	z := make([]float64, len(kids))
 	var sum float64
 	for i, k := range kids {
-		q := vmix
-		if k.visits > 0 {
-			q = k.q
+		sigma := s.sigma(q[i], maxN)
+		if s.cfg.GumbelRescaleQ { // mctx: q min-max normalised to [0, 1]
+			sigma = (s.cfg.GumbelCVisit + float64(maxN)) * s.cfg.GumbelCScale * (q[i] - lo) / max(hi-lo, 1e-8)
 		}
-		z[i] = math.Exp(math.Log(float64(k.prior)) + s.sigma(q, maxN))
+		z[i] = math.Exp(math.Log(float64(k.prior)) + sigma)
 		sum += z[i]
 	}
 	best, bestScore := 0, math.Inf(-1)
@@ -111,9 +121,13 @@ func TestGumbelInteriorRule(t *testing.T) {
 			kids[i].prior /= sum
 		}
 		value := float32(2*rng.Float64() - 1)
-		s := handTree(t, DefaultConfig(), value, 10, 0, kids)
+		cfg := DefaultConfig()
+		if trial%2 == 1 {
+			cfg.GumbelRescaleQ, cfg.GumbelCScale = true, 0.1
+		}
+		s := handTree(t, cfg, value, 10, 0, kids)
 		if got, want := int(s.pickGumbel(1)-2), wantGumbelInterior(s, float64(value), kids); got != want {
-			t.Errorf("random node %d: pickGumbel = child %d, want %d", trial, got, want)
+			t.Errorf("random node %d (rescale %v): pickGumbel = child %d, want %d", trial, cfg.GumbelRescaleQ, got, want)
 		}
 	}
 }
