@@ -29,9 +29,10 @@ type gumbelScratch struct {
 }
 
 // sigma is the monotone transform of a value q in [-1, 1] without
-// GumbelRescaleQ; maxVisits is the most visits of a child of the node.
+// GumbelRescaleQ, (CVisit + maxVisits) * CScale * (q + 1) / 2; maxVisits
+// is the most visits of a child of the node.
 func (s *Search) sigma(q float64, maxVisits int32) float64 {
-	return (s.cfg.GumbelCVisit + float64(maxVisits)) * s.cfg.GumbelCScale * (q + 1) / 2
+	return s.qSlope(maxVisits, -1, 1) * (q + 1)
 }
 
 // rescaleEpsilon is the smallest span of q that GumbelRescaleQ stretches
@@ -51,10 +52,11 @@ func (s *Search) qSlope(maxVisits int32, lo, hi float64) float64 {
 	return (s.cfg.GumbelCVisit + float64(maxVisits)) * s.cfg.GumbelCScale / span
 }
 
-// rootSlope returns qSlope for the completed q of a node's children.
+// rootSlope returns qSlope for the completed q of a node's children; it
+// looks for their span only with GumbelRescaleQ.
 func (s *Search) rootSlope(q []float64, maxVisits int32) float64 {
-	if len(q) == 0 {
-		return 0
+	if !s.cfg.GumbelRescaleQ || len(q) == 0 {
+		return s.qSlope(maxVisits, -1, 1)
 	}
 	return s.qSlope(maxVisits, slices.Min(q), slices.Max(q))
 }
