@@ -163,7 +163,7 @@ pids+=("$xb")
 move_re='^[0-9]+ <(first|second) ?: move .*[^,]$' # not the first half of a two-line Lion move ("move h6i5,")
 game_over_re='^GameEnds\([0-9]+, [^(]' # a real result; "(null)" is XBoard's start-up reset
 seen=$(wait_for "$debug" "$move_re" "$plies" "$xb" "$game_over_re")
-alive=1
+alive=1 killed=0
 kill -0 "$xb" 2>/dev/null || alive=0
 sleep 0.5 # let the board redraw the last move
 shot=$out/xboard-chu.png
@@ -171,7 +171,10 @@ if ((alive)); then
   import -window root "$shot" || fail "import -window root"
   wid=$(xwininfo -root -tree 2>/dev/null | awk '/\("xboard" "Xboard"\)/ && / vs\. / {print $1; exit}' || true)
   [[ -n $wid ]] && import -window "$wid" "$out/xboard-chu-window.png" 2>/dev/null || true
-  stop_xboard "$xb" || say "warning: XBoard ignored SIGTERM; killed"
+  if ! stop_xboard "$xb"; then
+    say "warning: XBoard ignored SIGTERM; killed"
+    killed=1
+  fi
 fi
 seen=$(grep -cE "$move_re" "$debug" 2>/dev/null || true)
 cp "$tmp"/engine?.log "$out"/ 2>/dev/null || true
@@ -197,7 +200,15 @@ relayed=$(grep -cE '^[0-9]+ >(first|second) ?: usermove' "$debug" || true)
 bad=$(grep -nE -i 'illegal move|forfeit|invalid move|<(first|second) ?: (Error|tellusererror)|does not support|failed to start' \
   "$debug" "$out/xboard-stderr.txt" | head -5 || true)
 [[ -z $bad ]] || problems+=("XBoard/engine complaints:"$'\n'"$bad")
-grep -q "^[0-9]* >first : quit" "$debug" || problems+=("XBoard did not send quit to the first engine")
+# XBoard has been seen (1 CI run in 4, never alone) to log its exit and hang before it writes
+# "quit"; killed, it closes the engines' stdin instead, which they must take as quit too.
+if ! grep -q "^[0-9]* >first : quit" "$debug"; then
+  if ((killed)) && grep -q "xboard exit" "$debug"; then
+    say "warning: XBoard hung in its exit before sending quit (its own fault); the engines had EOF instead"
+  else
+    problems+=("XBoard did not send quit to the first engine")
+  fi
+fi
 if pgrep -f "^$tmp/chuzero " >/dev/null 2>&1; then
   problems+=("an engine was still running after XBoard quit")
 fi
