@@ -133,8 +133,17 @@ func TestRunnerCalibratesThreshold(t *testing.T) {
 	if got := r.ResignThreshold(); got > low || got >= cfg.ResignThreshold {
 		t.Errorf("calibrated threshold %v; want at most Gote's level %v, below the configured %v", got, low, cfg.ResignThreshold)
 	}
-	if st := r.Stats(); st.ResignChecked != 4 || st.ResignFalse != 4 || st.Truncated != 4 {
-		t.Errorf("stats %+v", st)
+	// the games before the calibration would have resigned at the configured
+	// threshold; the last one starts before or after the third is counted
+	// (the writer counts games), so it may already play at the lower one
+	checked := 0
+	for _, rec := range recs {
+		if rec.WouldResign != nil {
+			checked++
+		}
+	}
+	if st := r.Stats(); checked < 3 || st.ResignChecked != int64(checked) || st.ResignFalse != st.ResignChecked || st.Truncated != 4 {
+		t.Errorf("stats %+v; %d records with would_resign", st, checked)
 	}
 	// a trainer calibrating from the records finds the same threshold
 	rc := NewResignCalibrator(cfg)
