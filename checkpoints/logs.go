@@ -47,6 +47,9 @@ type TrainEntry struct {
 	// the training loss, it shows overfitting.
 	HeldOutPolicy float64 `json:"heldout_policy_loss,omitempty"`
 	HeldOutValue  float64 `json:"heldout_value_loss,omitempty"`
+	// Reanalysed counts the samples re-searched with the newest network
+	// so far (train.reanalyse; absent when off).
+	Reanalysed int64 `json:"reanalysed,omitempty"`
 }
 
 // EvalEntry is one evaluation match of a checkpoint against an anchor.

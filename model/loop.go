@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math/bits"
 	"math/rand/v2"
 	"time"
 
@@ -31,6 +32,9 @@ type StepInfo struct {
 	// as training, on positions the network never trained on), set on the
 	// steps that measure it (HeldOutEvery), else nil.
 	HeldOut *StepStats
+	// Reanalyse counts the samples re-searched with the newest network
+	// over the loop's life (LoopConfig.Reanalyse).
+	Reanalyse ReanalyseStats
 }
 
 // Loop trains a run: it resumes from the newest checkpoint of its store
@@ -240,6 +244,7 @@ func (l *Loop) run(ctx context.Context, maxSteps int64) error {
 		}
 		rng := rand.New(rand.NewPCG(l.cfg.Seed, uint64(l.step)<<8|uint64(l.skipped&0xff)))
 		l.replay.SetValueMix(l.cfg.ValueQ(l.step))
+		l.reanalyse(rng)
 		if err := l.replay.FillBatch(rng, &l.batch, int(b)); err != nil {
 			return err
 		}
@@ -277,6 +282,20 @@ func (l *Loop) run(ctx context.Context, maxSteps int64) error {
 		}
 	}
 	return nil
+}
+
+// reanalyse re-searches the configured number of window samples with the
+// newest network before a step, logging the 1st, 2nd, 4th, ... failure
+// (they are counted and skipped, never fatal).
+func (l *Loop) reanalyse(rng *rand.Rand) {
+	if l.cfg.Reanalyse <= 0 || l.cfg.Reanalyser == nil {
+		return
+	}
+	before, _ := l.replay.ReanalyseStats()
+	l.replay.Reanalyse(rng, l.cfg.Reanalyse, l.cfg.Reanalyser)
+	if st, err := l.replay.ReanalyseStats(); bits.Len64(uint64(st.Failed)) > bits.Len64(uint64(before.Failed)) && err != nil {
+		l.log.Warn("reanalysis failed on a sample: left with its stored targets", "failed", st.Failed, "err", err)
+	}
 }
 
 // checkpointDue reports whether the step just taken ends with a
@@ -330,9 +349,11 @@ func (l *Loop) info(st StepStats, waiting, skipped bool, secs float64) StepInfo 
 	if total > 0 {
 		reuse = float64(l.seen) / float64(total)
 	}
-	return StepInfo{Step: l.step, Batch: l.cfg.Train.Batch, Stats: st, LR: l.cfg.LearningRate(l.step), Window: l.replay.Window(),
+	info := StepInfo{Step: l.step, Batch: l.cfg.Train.Batch, Stats: st, LR: l.cfg.LearningRate(l.step), Window: l.replay.Window(),
 		Samples: total, Games: l.replay.Games(), SamplesSeen: l.seen, Reuse: reuse, Waiting: waiting, Skipped: skipped,
 		Seconds: secs, ValueQ: l.cfg.ValueQ(l.step)}
+	info.Reanalyse, _ = l.replay.ReanalyseStats()
+	return info
 }
 
 // Skipped returns the number of skipped (non-finite) steps.

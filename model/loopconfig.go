@@ -30,6 +30,14 @@ type LoopConfig struct {
 	// run whose network has one must set it. It is called from the
 	// training goroutine only.
 	Baseline Baseline `json:"-"`
+	// Reanalyser re-searches stored positions with the newest network;
+	// the loop calls it for Reanalyse samples a step (nil: none).
+	Reanalyser Reanalyser `json:"-"`
+	// Reanalyse is how many samples of the window are re-searched with the
+	// newest network before each step, their policy and root-value
+	// targets replaced (MuZero's Reanalyse; 0: none). Each costs a full
+	// self-play search on the trainer's cores.
+	Reanalyse int `json:"reanalyse"`
 
 	Schedule        []LRStep `json:"learning_rate"`    // learning rate by step (piecewise constant)
 	WarmupSteps     int64    `json:"warmup_steps"`     // linear warm-up of the learning rate over the first steps
@@ -102,8 +110,8 @@ func (c LoopConfig) Validate() error {
 		return errors.New("model: the learning-rate schedule must start at step 0")
 	case c.CheckpointEvery < 1 || c.KeepLast < 1 || c.KeepEvery < 0 || c.CheckpointInterval < 0:
 		return errors.New("model: CheckpointEvery and KeepLast must be positive, CheckpointInterval not negative")
-	case c.MaxReuse <= 0 || c.EarlyReuse < 0 || c.MinSamples < 0 || c.MinGames < 0 || c.HeldOutEvery < 0:
-		return errors.New("model: MaxReuse must be positive; EarlyReuse, MinSamples, MinGames, HeldOutEvery not negative")
+	case c.MaxReuse <= 0 || c.EarlyReuse < 0 || c.MinSamples < 0 || c.MinGames < 0 || c.HeldOutEvery < 0 || c.Reanalyse < 0:
+		return errors.New("model: MaxReuse must be positive; EarlyReuse, MinSamples, MinGames, HeldOutEvery, Reanalyse not negative")
 	case c.ValueQStart < 0 || c.ValueQStart > 1 || c.ValueQEnd < 0 || c.ValueQEnd > 1 || c.ValueQSteps < 0:
 		return errors.New("model: the value-target weights must be in [0, 1] and ValueQSteps not negative")
 	case c.Samples == "":

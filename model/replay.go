@@ -90,6 +90,9 @@ type Replay struct {
 	valueQ      float64      // weight of the search value in the value target (SetValueMix)
 	residual    float64      // weight of the capture value taken off the value target (SetResidual)
 	baseline    Baseline     // the capture value of a sample's position (SetResidual)
+	reanalyse   ReanalyseStats
+	// lastReanalyseErr is the latest reanalysis failure kept (Reanalyse)
+	lastReanalyseErr error
 }
 
 // Baseline returns the capture search's value of a sample's position for

@@ -126,22 +126,41 @@ func (gm *game) searchMove(ctx context.Context) (*mcts.Result, bool, error) {
 		gm.r.OnMove(full, res.Simulations)
 	}
 	p := gm.g.Position()
-	pl := plyTrace{side: p.SideToMove(), value: float32(max(-1, min(1, res.RootValue))), sample: -1}
+	pl := plyTrace{side: p.SideToMove(), value: RootValue(res), sample: -1}
+	if full {
+		if pl.policy, err = PolicyTarget(gm.r.spec, p, res); err != nil {
+			return nil, false, err
+		}
+	}
+	gm.record(pl, write, full, RootVisits(res), res.Simulations)
+	return res, full, nil
+}
+
+// PolicyTarget returns a search's policy over the root's moves as a
+// sample's target, indexed by spec in p's own frame (the side to move's).
+func PolicyTarget(spec *encode.Spec, p *rules.Position, res *mcts.Result) ([]encode.PolicyEntry, error) {
+	pol := make([]encode.PolicyEntry, 0, len(res.Moves))
+	for i, m := range res.Moves {
+		idx := spec.Index(p, m)
+		if idx < 0 {
+			return nil, fmt.Errorf("selfplay: move %s has no policy index", p.MoveString(m))
+		}
+		pol = append(pol, encode.PolicyEntry{Index: uint32(idx), Prob: res.Policy[i]})
+	}
+	return pol, nil
+}
+
+// RootValue returns a search's root value for the side to move, clamped to
+// [-1, 1] as a sample stores it.
+func RootValue(res *mcts.Result) float32 { return float32(max(-1, min(1, res.RootValue))) }
+
+// RootVisits returns the visits of a search's root moves.
+func RootVisits(res *mcts.Result) uint32 {
 	var visits uint32
 	for _, v := range res.Visits {
 		visits += uint32(v)
 	}
-	if full {
-		for i, m := range res.Moves {
-			idx := gm.r.spec.Index(p, m)
-			if idx < 0 {
-				return nil, false, fmt.Errorf("selfplay: move %s has no policy index", p.MoveString(m))
-			}
-			pl.policy = append(pl.policy, encode.PolicyEntry{Index: uint32(idx), Prob: res.Policy[i]})
-		}
-	}
-	gm.record(pl, write, full, visits, res.Simulations)
-	return res, full, nil
+	return visits
 }
 
 // record keeps the search (or the teacher's move) of the current

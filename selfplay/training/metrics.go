@@ -29,6 +29,8 @@ type Metrics struct {
 	trainSteps    prometheus.Counter
 	trainSamples  prometheus.Counter
 	trainSkipped  prometheus.Counter
+	reanalysed    *prometheus.CounterVec
+	reanalyseLast model.ReanalyseStats // the counts already added (step's goroutine only)
 	loss          *prometheus.GaugeVec
 	heldOutLoss   *prometheus.GaugeVec
 	learningRate  prometheus.Gauge
@@ -126,6 +128,11 @@ func (m *Metrics) batch(size int, d time.Duration) {
 // step records a trainer report.
 func (m *Metrics) step(i model.StepInfo) {
 	m.window.Set(float64(i.Window))
+	if r := i.Reanalyse; r != m.reanalyseLast {
+		m.reanalysed.WithLabelValues("replaced").Add(float64(r.Reanalysed - m.reanalyseLast.Reanalysed))
+		m.reanalysed.WithLabelValues("failed").Add(float64(r.Failed - m.reanalyseLast.Failed))
+		m.reanalyseLast = r
+	}
 	m.replaySamples.Set(float64(i.Samples))
 	m.reuse.Set(i.Reuse)
 	if i.Waiting {

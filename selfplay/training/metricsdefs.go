@@ -85,7 +85,9 @@ func (m *Metrics) trainMetrics() []prometheus.Collector {
 		Help: "Samples the trainer skipped for failing validation: a position that does not parse, a value or policy out of range (logged)."})
 	m.prunedFiles = prometheus.NewCounter(prometheus.CounterOpts{Name: "chuzero_replay_pruned_files_total",
 		Help: "Sample files the trainer deleted as older than the replay window and its margin."})
-	return []prometheus.Collector{m.trainSteps, m.trainSamples, m.trainSkipped, m.loss, m.heldOutLoss, m.learningRate, m.gradNorm, m.window, m.replaySamples, m.reuse, m.stepSeconds, m.corruptFiles, m.quarantinedFiles, m.invalidSamples, m.prunedFiles}
+	m.reanalysed = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "chuzero_train_reanalysed_samples_total",
+		Help: "Window samples re-searched with the newest network before steps (train.reanalyse), by result: replaced (targets rewritten), failed (left as stored, logged)."}, []string{"result"})
+	return []prometheus.Collector{m.reanalysed, m.trainSteps, m.trainSamples, m.trainSkipped, m.loss, m.heldOutLoss, m.learningRate, m.gradNorm, m.window, m.replaySamples, m.reuse, m.stepSeconds, m.corruptFiles, m.quarantinedFiles, m.invalidSamples, m.prunedFiles}
 }
 
 // checkpointMetrics creates the checkpoint metrics and returns them for

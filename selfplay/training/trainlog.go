@@ -31,7 +31,7 @@ func (t *trainLog) step(i model.StepInfo, log *slog.Logger) {
 	e := checkpoints.TrainEntry{Time: t.last.UTC(), Step: i.Step, PolicyLoss: s.PolicyLoss, ValueLoss: s.ValueLoss, L2Loss: s.L2Loss,
 		Loss: s.Loss, LR: i.LR, GradNorm: s.GradNorm, Samples: i.Samples, SamplesSeen: i.SamplesSeen, Window: i.Window,
 		Games: i.Games, ReplyLoss: s.ReplyLoss, MaterialLoss: s.MaterialLoss, OwnershipLoss: s.OwnershipLoss,
-		ShortValueLoss: s.ShortValueLoss, ValueQ: i.ValueQ}
+		ShortValueLoss: s.ShortValueLoss, ValueQ: i.ValueQ, Reanalysed: i.Reanalyse.Reanalysed}
 	if h := i.HeldOut; h != nil {
 		e.HeldOutPolicy, e.HeldOutValue = h.PolicyLoss, h.ValueLoss
 	}

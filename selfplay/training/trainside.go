@@ -39,9 +39,16 @@ func newTrainSide(cfg Config, run checkpoints.Run, m *Metrics, obs Observer, log
 	if err != nil {
 		return nil, err
 	}
+	ra, err := cfg.reanalyser(run, &lc)
+	if err != nil {
+		return nil, err
+	}
 	loop, err := model.NewLoop(lc, store, log)
 	if err != nil {
 		return nil, err
+	}
+	if ra != nil {
+		ra.set(loop.Step(), loop.Weights()) // the checkpoint resumed from, or the fresh step 0
 	}
 	j, err := newJudge(cfg, run, store, m, log)
 	if err != nil {
@@ -52,6 +59,9 @@ func newTrainSide(cfg Config, run checkpoints.Run, m *Metrics, obs Observer, log
 	trainLog := newTrainLog(run)
 	loop.OnCheckpoint = func(e checkpoints.Entry, w *model.Weights) {
 		m.checkpoint(e.Step)
+		if ra != nil {
+			ra.set(e.Step, w)
+		}
 		t.obs.Checkpoint(e.Name)
 		j.Checkpoint(e)
 		if t.afterCheckpoint != nil {
