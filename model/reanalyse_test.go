@@ -11,11 +11,12 @@ import (
 	"chuzero/rules"
 )
 
-// reanalyseReplay returns a replay over three stored Sho games.
-func reanalyseReplay(t *testing.T) *Replay {
+// storedReplay returns a replay over games stored Sho games of 20 plies,
+// none held out.
+func storedReplay(t *testing.T, games uint64) *Replay {
 	t.Helper()
 	dir := t.TempDir()
-	for i := uint64(0); i < 3; i++ {
+	for i := range games {
 		writeSampleFile(t, dir, rules.Sho, i, 20)
 	}
 	cfg := testLoopConfig(dir)
@@ -35,7 +36,7 @@ func reanalyseReplay(t *testing.T) *Replay {
 // policy target), the result stays; failures and malformed targets leave
 // the sample as stored and are counted; "no network yet" stops the pass.
 func TestReplayReanalyse(t *testing.T) {
-	r := reanalyseReplay(t)
+	r := storedReplay(t, 3)
 	before := append([]encode.Sample(nil), r.samples...)
 	fresh := ReanalysedTargets{Policy: []encode.PolicyEntry{{Index: 7, Prob: 0.25}, {Index: 9, Prob: 0.75}}, RootValue: -0.5, RootVisits: 32}
 	calls := 0

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
-	"path/filepath"
 	"testing"
 
 	"chuzero/encode"
@@ -154,19 +153,8 @@ func TestHoldOut(t *testing.T) {
 // The loop waits for enough games, and keeps the reuse cap at EarlyReuse
 // while the data are below the window's minimum.
 func TestLoopReady(t *testing.T) {
-	dir := t.TempDir()
-	for i := uint64(0); i < 6; i++ {
-		writeSampleFile(t, dir, rules.Sho, i, 20)
-	}
-	cfg := testLoopConfig(filepath.Join(dir))
-	cfg.Replay.HoldOut = 0
-	r, err := NewReplay(dir, encode.MustSpec(rules.Sho, encode.DefaultOptions()), cfg.Replay)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := r.Refresh(); err != nil {
-		t.Fatal(err)
-	}
+	r := storedReplay(t, 6)
+	cfg := testLoopConfig(t.TempDir())
 	total := r.Total() // 120 samples, 6 games
 	for _, c := range []struct {
 		name       string
