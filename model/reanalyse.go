@@ -51,9 +51,7 @@ func (r *Replay) Reanalyse(rng *rand.Rand, n int, fn Reanalyser) int {
 		switch {
 		case err != nil:
 			r.reanalyse.Failed++
-			if r.reanalyse.Failed&(r.reanalyse.Failed-1) == 0 { // a power of two
-				r.lastReanalyseErr = fmt.Errorf("model: reanalysis of game %x ply %d: %w", s.GameID, s.Ply, err)
-			}
+			r.lastReanalyseErr = fmt.Errorf("model: reanalysis of game %x ply %d: %w", s.GameID, s.Ply, err)
 			continue
 		case !ok:
 			return done
@@ -66,7 +64,7 @@ func (r *Replay) Reanalyse(rng *rand.Rand, n int, fn Reanalyser) int {
 }
 
 // ReanalyseStats returns the reanalysis counts and the latest failure
-// kept (nil if none; kept at the 1st, 2nd, 4th, ... failure).
+// (nil if none).
 func (r *Replay) ReanalyseStats() (ReanalyseStats, error) { return r.reanalyse, r.lastReanalyseErr }
 
 // validate checks reanalysed targets: a non-empty policy over distinct

@@ -60,6 +60,9 @@ func (r *reanalyser) reanalyse(s *encode.Sample) (model.ReanalysedTargets, bool,
 	if r.ev == nil {
 		return model.ReanalysedTargets{}, false, nil
 	}
+	if v := r.ev.s.Net.Spec.Variant; s.Config.Variant != v {
+		return model.ReanalysedTargets{}, false, fmt.Errorf("a %s sample for a %s network", s.Config.Variant, v)
+	}
 	pos, _, err := s.Position(nil)
 	if err != nil {
 		return model.ReanalysedTargets{}, false, err
@@ -67,9 +70,6 @@ func (r *reanalyser) reanalyse(s *encode.Sample) (model.ReanalysedTargets, bool,
 	g := rules.NewGame(pos)
 	if res := g.Result(); res.Over() {
 		return model.ReanalysedTargets{}, false, fmt.Errorf("the position is over (%s)", res.Reason)
-	}
-	if v := r.ev.s.Net.Spec.Variant; s.Config.Variant != v {
-		return model.ReanalysedTargets{}, false, fmt.Errorf("a %s sample for a %s network", s.Config.Variant, v)
 	}
 	sc := r.sp.Search
 	sc.Quiescence = r.sp.QuiescenceAt(r.step)
