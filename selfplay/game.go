@@ -73,9 +73,7 @@ func (gm *game) play(ctx context.Context) (*gameEnd, error) {
 			return &gameEnd{result: res, final: p}, nil
 		}
 		if gm.g.Len() >= plyCap {
-			last := gm.tr.plies[len(gm.tr.plies)-1]
-			return &gameEnd{result: rules.Result{Outcome: rules.Draw, Reason: rules.ReasonMaxPlies}, truncated: true,
-				endValue: gm.cappedValue(last.side, float64(last.value)), endSide: last.side, final: p}, nil
+			return gm.capped(ctx, p)
 		}
 		m, q, err := gm.move(ctx)
 		if err != nil {
@@ -202,11 +200,15 @@ func (gm *game) finish(end *gameEnd) finished {
 	rec := gm.rec
 	rec.Plies = gm.g.Len()
 	rec.Samples = len(gm.samples)
-	rec.Result, rec.Reason = end.result.PGN(), end.result.Reason.String()
-	if w, ok := end.result.Winner(); ok {
+	res := end.result
+	if end.playout.Finished() { // the record is the capped game; its playout's result labels it
+		res = capDraw
+	}
+	rec.Result, rec.Reason, rec.Playout = res.PGN(), res.Reason.String(), end.playout
+	if w, ok := res.Winner(); ok {
 		rec.Winner = w.String()
 	}
-	if end.truncated {
+	if end.truncated || end.playout.Finished() {
 		rec.Truncated = true
 		rec.EndValue = float32(end.valueFor(rules.Sente))
 	}

@@ -42,7 +42,8 @@ type gameEnd struct {
 	truncated bool    // stopped by the self-play cap: result is ongoing
 	endValue  float64 // truncated: the value target (cappedValue), for endSide
 	endSide   rules.Color
-	final     *rules.Position
+	final     *rules.Position // the last position of the game (a capped game's: at the cap)
+	playout   *Playout        // a capped game's playout (Config.CappedPlayout); finished: result is its
 }
 
 // valueFor returns the game's value for c: its result, or for a truncated

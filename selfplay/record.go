@@ -32,8 +32,11 @@ type Record struct {
 	// Result is a draw by "max plies" that the rules did not reach, and
 	// EndValue is the final search's root value for Sente, the value
 	// target its samples use instead of the draw.
+	// A capped game's playout (Config.CappedPlayout), when it finished,
+	// labels the samples instead: EndValue is then its result for Sente.
 	Truncated       bool         `json:"truncated,omitempty"`
 	EndValue        float32      `json:"end_value,omitempty"`
+	Playout         *Playout     `json:"playout,omitempty"`
 	Samples         int          `json:"samples"` // training samples written (full searches and the cheap share)
 	ResignAllowed   bool         `json:"resign_allowed"`
 	ResignThreshold float64      `json:"resign_threshold"`       // the game's threshold on the chosen move's value
@@ -65,7 +68,16 @@ type WouldResign struct {
 // FalsePositive reports whether the would-be resignation was wrong: the
 // side that would have resigned did not lose.
 func (r *Record) FalsePositive() bool {
-	return r.WouldResign != nil && r.Winner != otherSide(r.WouldResign.Side)
+	return r.WouldResign != nil && r.winner() != otherSide(r.WouldResign.Side)
+}
+
+// winner is the side that won: the rules' or a resignation's, or that of
+// a capped game's finished playout.
+func (r *Record) winner() string {
+	if r.Truncated && r.Playout.Finished() {
+		return r.Playout.Winner
+	}
+	return r.Winner
 }
 
 func otherSide(s string) string {
@@ -87,6 +99,9 @@ func (r *Record) Replay() (*rules.Game, error) {
 	if r.Truncated {
 		if g.Result().Over() {
 			return nil, fmt.Errorf("selfplay: game %s: marked truncated, but the replay ends %v", r.ID, g.Result())
+		}
+		if err := r.Playout.check(g); err != nil {
+			return nil, fmt.Errorf("selfplay: game %s: %w", r.ID, err)
 		}
 		return g, nil
 	}

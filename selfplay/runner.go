@@ -2,6 +2,7 @@ package selfplay
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"sync"
@@ -45,6 +46,10 @@ type Runner struct {
 	// Teacher, if set before Run, plays the run's first
 	// Config.WarmStartGames games (by game index) instead of the search.
 	Teacher Teacher
+	// Playout, if set before Run, plays on the games the self-play cap
+	// stops (Config.CappedPlayout); a run that asks for playouts without
+	// one is refused when it starts.
+	Playout Teacher
 }
 
 type evalRef struct {
@@ -149,6 +154,9 @@ type finished struct {
 // limit), then writes what is finished and returns. Games in flight when
 // ctx ends are discarded, never half-written.
 func (r *Runner) Run(ctx context.Context, maxGames int) error {
+	if r.cfg.CappedPlayout > 0 && r.Playout == nil {
+		return errors.New("selfplay: capped_playout needs a playout player (Runner.Playout)")
+	}
 	pub := r.Publisher
 	if pub == nil {
 		d, err := transport.NewDir(r.cfg.Run)

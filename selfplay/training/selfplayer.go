@@ -58,6 +58,9 @@ func newSelfPlayer(cfg Config, run checkpoints.Run, net *model.Net, name string,
 	if spc.WarmStartGames > 0 { // opt-in: alpha-beta plays the run's first games
 		s.runner.Teacher = arena.AlphaBeta{Depth: spc.WarmStartDepth}.Teacher()
 	}
+	if spc.CappedPlayout > 0 { // opt-in: alpha-beta plays capped games on to a result
+		s.runner.Playout = arena.AlphaBeta{Depth: spc.CappedPlayoutDepth, TTBits: 16}.Teacher()
+	}
 	s.runner.SetFirstGame(selfplay.NextGameIndex(run.Games()))
 	s.runner.OnGame = func(rec *selfplay.Record) {
 		m.game(rec, s.runner.Stats())
