@@ -131,6 +131,9 @@ func TestTrainEndToEnd(t *testing.T) {
 	if !strings.Contains(out, fmt.Sprintf("stopped at step %d", step+3)) {
 		t.Errorf("resume did not reach step %d: %s", step+3, out)
 	}
+	if !strings.Contains(out, "% of one core)") {
+		t.Errorf("the last line does not give the CPU time used: %s", out)
+	}
 	// changing the variant of an existing run is refused
 	if code, _, errs := runCmd("train", "-run", dir, "-variant", "chu", "-duration", "1s", "-metrics-addr", "off"); code == 0 || !strings.Contains(errs, "plays sho") {
 		t.Errorf("a variant change was not refused: %d %s", code, errs)
@@ -357,4 +360,20 @@ func waitForWrites(t *testing.T, dir string, since time.Time, n int) {
 		}
 		return k >= n
 	})
+}
+
+func TestCPUShare(t *testing.T) {
+	for _, c := range []struct {
+		cpu, wall time.Duration
+		want      string
+	}{
+		{6669 * time.Second, 3600 * time.Second, "CPU 6669 s in 3600 s (185 % of one core)"},
+		{500 * time.Millisecond, 2 * time.Second, "CPU 0 s in 2 s (25 % of one core)"},
+		{0, time.Second, "CPU time unknown"},
+		{time.Second, 0, "CPU time unknown"},
+	} {
+		if got := cpuShare(c.cpu, c.wall); got != c.want {
+			t.Errorf("cpuShare(%v, %v) = %q, want %q", c.cpu, c.wall, got, c.want)
+		}
+	}
 }
