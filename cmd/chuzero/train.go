@@ -43,7 +43,7 @@ func runTrain(args []string, stdout, stderr io.Writer) int {
 	}
 	st := t.Stats()
 	wall := time.Since(start)
-	cpu, _ := cpuTime()
+	cpu := cpuTime()
 	j.log.Info("stopped", "step", t.Step(), "games", st.Games, "positions", st.Positions,
 		"wall_seconds", int64(wall.Seconds()), "cpu_seconds", int64(cpu.Seconds()))
 	fmt.Fprintf(stdout, "stopped at step %d; %d games, %d positions this session; %s\n",
